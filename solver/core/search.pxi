@@ -1,0 +1,225 @@
+# The search: fail-soft alpha-beta over cards, side 0 maximising the points it still takes,
+# side 1 minimising them (every game here is constant-sum within one search).  A value is
+# always "what side 0 takes from this position on", so transposition-table entries are
+# independent of the history.  MTD(f) drives it with null windows.
+
+ctypedef struct Searcher:
+    Ctx c
+    TT tt
+
+
+cdef inline uint16_t key_c(Ctx* c) noexcept nogil:
+    return <uint16_t> c.leader
+
+
+cdef inline uint64_t key_b(Ctx* c) noexcept nogil:
+    # Where cards change hands (the stock), the split between the hands is part of the key.
+    return c.hand[0] if c.stock_layout else 0
+
+
+cdef inline void sure_bounds(Ctx* c, int total, int* lo, int* hi) noexcept nogil:
+    """Trumps above every trump the other side holds (or could draw) win their tricks."""
+    cdef uint64_t t0 = 0, t1 = 0, stock_t = 0, sure, other, mine
+    cdef int s, k, top, best, side
+    cdef int sure_pts[2]
+    lo[0] = 0
+    hi[0] = total
+    if not c.trump_mask:
+        return
+    for s in range(c.nseats):
+        if c.side[s] == 0:
+            t0 |= c.hand[s]
+        else:
+            t1 |= c.hand[s]
+    t0 &= c.trump_mask
+    t1 &= c.trump_mask
+    if c.stock_ptr < c.stock_len:
+        for k in range(c.stock_ptr, c.stock_len):
+            stock_t |= st_bit(c.stock[k])
+        stock_t &= c.trump_mask
+    for side in range(2):
+        other = (t1 | stock_t) if side == 0 else (t0 | stock_t)
+        mine = t0 if side == 0 else t1
+        if other:
+            top = st_msb(other)
+            sure = mine & ~((st_bit(top) << 1) - 1)
+        else:
+            sure = mine
+        sure_pts[side] = 0
+        if sure:
+            best = 0
+            for s in range(c.nseats):
+                if c.side[s] == side:
+                    k = st_popcount(c.hand[s] & sure)
+                    if k > best:
+                        best = k
+            sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
+    lo[0] = sure_pts[0]
+    hi[0] = total - sure_pts[1]
+
+
+cdef inline int last_trick(Ctx* c) noexcept nogil:
+    """The last trick plays itself: every seat has one card left."""
+    cdef int n = c.nseats, k, s, x
+    cdef int wseat = c.leader
+    cdef int wcard = st_ctz(c.hand[c.leader])
+    cdef int pts = c.value[wcard]
+    for k in range(1, n):
+        s = (c.leader + k) % n
+        x = st_ctz(c.hand[s])
+        pts += c.value[x]
+        if (beaters(c, wcard) >> x) & 1:
+            wcard = x
+            wseat = s
+    pts += c.trick_bonus + c.last_bonus
+    return pts if c.side[wseat] == 0 else 0
+
+
+cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
+    """How promising it is to play ``x`` to the trick in progress (bigger first)."""
+    cdef int wpos = c.twin[c.tb + c.tlen - 1]
+    cdef int wcard = c.tcard[c.tb + wpos]
+    cdef int wseat = (c.leader + wpos) % c.nseats
+    cdef int mine = c.side[seat]
+    cdef int wins = (beaters(c, wcard) >> x) & 1
+    cdef int last = c.tlen == c.nseats - 1
+    if wins:
+        if last or c.side[wseat] != mine:
+            # take it as cheaply as possible
+            return 3000 + 8 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))
+        return 1000 + c.value[x]
+    if c.side[wseat] == mine:
+        return 2000 + 16 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))     # give points to the partner
+    return 500 - 16 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))         # throw the cheapest
+
+
+cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
+    cdef int n = 0, i, j, x, sc, tmpm, tmps
+    cdef int scores[MAXMOVES]
+    while moves:
+        x = st_ctz(moves)
+        moves &= moves - 1
+        if c.use_order:
+            sc = c.hist[seat][x]
+            if x == ttmove:
+                sc += 1 << 28
+            elif c.tlen > 0:
+                sc += follow_score(c, seat, x) << 14
+        else:
+            sc = 0
+        # insertion sort, descending
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        scores[j] = sc
+        out[j] = x
+        n += 1
+    return n
+
+
+cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
+    """The value (points side 0 still takes) of the position, fail-soft within (alpha, beta)."""
+    cdef int n = c.nseats
+    cdef int tpos = c.tlen
+    cdef int seat, i, nm, m, v, best, bestmove, gain, winner, old_leader, drew, maximize
+    cdef int lo, hi, total, ttmove = -1, alpha0 = alpha, beta0 = beta
+    cdef int moves[MAXMOVES]
+    cdef uint64_t ka = 0, kb = 0, legal
+    cdef uint16_t kc = 0
+    cdef TTEntry* e
+    c.nodes += 1
+    if tpos == 0:
+        if c.tricks_left <= 1:
+            return last_trick(c) if c.tricks_left == 1 else 0
+        total = remaining_total(c)
+        if c.use_bounds:
+            sure_bounds(c, total, &lo, &hi)
+        else:
+            lo = 0
+            hi = total
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if c.use_tt:
+            ka = c.inplay
+            kb = key_b(c)
+            kc = key_c(c)
+            e = tt_probe(tt, ka, kb, kc)
+            if e != NULL:
+                if e.lo > lo:
+                    lo = e.lo
+                if e.hi < hi:
+                    hi = e.hi
+                ttmove = e.move
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+    seat = (c.leader + tpos) % n
+    legal = legal_mask(c, seat)
+    if c.use_merge:
+        legal = merge_equivalent(c, legal)
+    nm = order_moves(c, seat, legal, moves, ttmove)
+    maximize = c.side[seat] == 0
+    best = -INF if maximize else INF
+    bestmove = moves[0] if nm > 0 else 255
+    for i in range(nm):
+        m = moves[i]
+        play_card(c, seat, m)
+        if c.tlen == n:
+            winner = trick_winner(c)
+            gain = trick_points(c) if c.side[winner] == 0 else 0
+            old_leader = c.leader
+            drew = finish_trick(c, winner)
+            v = gain + alphabeta(c, tt, alpha - gain, beta - gain)
+            unfinish_trick(c, old_leader, winner, drew)
+        else:
+            v = alphabeta(c, tt, alpha, beta)
+        unplay_card(c, seat, m)
+        if maximize:
+            if v > best:
+                best = v
+                bestmove = m
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                bestmove = m
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            c.hist[seat][m] += c.tricks_left * c.tricks_left
+            break
+    if tpos == 0 and c.use_tt:
+        if best <= alpha0:
+            if best < hi:
+                hi = best
+        elif best >= beta0:
+            if best > lo:
+                lo = best
+        else:
+            lo = best
+            hi = best
+        tt_store(tt, ka, kb, kc, lo, hi, bestmove, c.tricks_left)
+    return best
+
+
+cdef int mtdf(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
+    """Exact value by a sequence of null-window searches, starting at ``guess``."""
+    cdef int g = guess, b
+    if g < lo:
+        g = lo
+    if g > hi:
+        g = hi
+    while lo < hi:
+        b = g + 1 if g == lo else g
+        g = alphabeta(c, tt, b - 1, b)
+        if g < b:
+            hi = g
+        else:
+            lo = g
+    return lo

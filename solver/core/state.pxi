@@ -1,0 +1,226 @@
+# The position as the core sees it: 64-bit card masks, the trick in progress, the stock.
+# Card indices run suit by suit, each suit from its lowest card up (see solver/tables.py), so
+# "higher in the same suit" is "a higher bit inside the suit's mask".  No game is named here.
+
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint16_t, int16_t, uint8_t, int8_t
+
+cdef extern from *:
+    """
+    static inline int st_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int st_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
+    static inline int st_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline unsigned long long st_bit(int i) { return 1ULL << i; }
+    """
+    int st_ctz(uint64_t x) noexcept nogil
+    int st_msb(uint64_t x) noexcept nogil
+    int st_popcount(uint64_t x) noexcept nogil
+    uint64_t st_bit(int i) noexcept nogil
+
+cdef enum:
+    MAXSEATS = 8
+    MAXCARDS = 64
+    MAXMOVES = 16
+    MAXSTOCK = 40
+    MAXPLY = 80
+    MAXVC = 12
+    INF = 30000
+
+ctypedef struct Rule:
+    int follow_suit
+    int must_trump
+    int must_beat
+
+ctypedef struct Ctx:
+    # --- static tables of the game (filled by Engine.setup) ---
+    int nseats
+    int side[MAXSEATS]
+    int suit[MAXCARDS]
+    int value[MAXCARDS]
+    int under[MAXCARDS]
+    uint64_t suit_mask[4]
+    uint64_t trump_mask
+    int trump
+    Rule rule_main
+    Rule rule_stock
+    int trick_bonus
+    int last_bonus
+    int stock_layout
+    int stock[MAXSTOCK]
+    int stock_len
+    uint64_t nomerge            # cards never merged with their neighbours
+    int nvc                     # value classes: sum of values = sum vc_val * popcount
+    int vc_val[MAXVC]
+    uint64_t vc_mask[MAXVC]
+    # --- dynamic state ---
+    uint64_t hand[MAXSEATS]     # every card a seat holds (face-down pile cards included)
+    uint64_t play[MAXSEATS]     # the cards it could play now (face-up)
+    uint64_t inplay             # not yet in a finished trick: hands, stock, current trick
+    int leader
+    int tlen
+    int tb                      # where the trick in progress starts in the three arrays below
+    int tcard[MAXPLY]           # cards of the tricks being searched, trick after trick
+    int twin[MAXPLY]            # position in its trick of the card winning after k+1 cards
+    int tval[MAXPLY]            # card points in the trick after k+1 cards
+    int stock_ptr
+    int tricks_left             # tricks not finished, the current one included
+    # --- search switches and statistics ---
+    int use_tt
+    int use_merge
+    int use_bounds
+    int use_order
+    uint64_t nodes
+    int hist[MAXSEATS][MAXCARDS]
+
+
+cdef inline uint64_t higher_in_suit(Ctx* c, int card) noexcept nogil:
+    """Cards of the same effective suit that outrank ``card``."""
+    return c.suit_mask[c.suit[card]] & ~((st_bit(card) << 1) - 1)
+
+
+cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
+    """Every card that would beat ``card`` if it is the one winning the trick."""
+    cdef uint64_t m = higher_in_suit(c, card)
+    if c.suit[card] != c.trump:
+        m |= c.trump_mask
+    return m
+
+
+cdef inline int value_sum(Ctx* c, uint64_t mask) noexcept nogil:
+    cdef int i, total = 0
+    for i in range(c.nvc):
+        total += c.vc_val[i] * st_popcount(mask & c.vc_mask[i])
+    return total
+
+
+cdef inline int remaining_total(Ctx* c) noexcept nogil:
+    """Everything still to be won: cards not in finished tricks plus trick bonuses."""
+    return value_sum(c, c.inplay) + c.trick_bonus * c.tricks_left + (c.last_bonus if c.tricks_left > 0 else 0)
+
+
+cdef inline int to_move(Ctx* c) noexcept nogil:
+    return (c.leader + c.tlen) % c.nseats
+
+
+cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
+    """The cards ``seat`` may play to the current trick under the follow rule of the phase."""
+    cdef uint64_t p = c.play[seat]
+    cdef uint64_t a, f, t
+    cdef Rule* r
+    cdef int w
+    if c.tlen == 0:
+        return p
+    r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+    a = p
+    if r.follow_suit:
+        f = p & c.suit_mask[c.suit[c.tcard[c.tb + 0]]]
+        if f:
+            a = f
+        elif r.must_trump:
+            t = p & c.trump_mask
+            if t:
+                a = t
+    if r.must_beat:
+        w = c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]]
+        f = a & beaters(c, w)
+        if f:
+            a = f
+    return a
+
+
+cdef inline uint64_t merge_equivalent(Ctx* c, uint64_t moves) noexcept nogil:
+    """Keep one card of each run of equivalent moves: same suit, nothing still in play
+    between them, same value, and no pile card beneath either.  The lowest card stands for
+    its run; any line with another card of the run can be copied move for move."""
+    cdef uint64_t out = moves
+    cdef uint64_t m = moves & ~c.nomerge
+    cdef uint64_t below
+    cdef int x, b
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        if c.under[x] >= 0:
+            continue
+        below = c.inplay & c.suit_mask[c.suit[x]] & (st_bit(x) - 1)
+        if below:
+            b = st_msb(below)
+            if ((moves >> b) & 1) and c.value[b] == c.value[x] and c.under[b] < 0 \
+                    and not ((c.nomerge >> b) & 1):
+                out &= ~st_bit(x)
+    return out
+
+
+cdef inline void play_card(Ctx* c, int seat, int card) noexcept nogil:
+    cdef uint64_t b = st_bit(card)
+    cdef int pos = c.tlen
+    cdef int u = c.under[card]
+    cdef int wp
+    c.hand[seat] &= ~b
+    c.play[seat] &= ~b
+    if u >= 0:
+        c.play[seat] |= st_bit(u)
+    c.tcard[c.tb + pos] = card
+    if pos == 0:
+        c.twin[c.tb + 0] = 0
+        c.tval[c.tb + 0] = c.value[card]
+    else:
+        wp = c.twin[c.tb + pos - 1]
+        c.twin[c.tb + pos] = pos if (beaters(c, c.tcard[c.tb + wp]) >> card) & 1 else wp
+        c.tval[c.tb + pos] = c.tval[c.tb + pos - 1] + c.value[card]
+    c.tlen = pos + 1
+
+
+cdef inline void unplay_card(Ctx* c, int seat, int card) noexcept nogil:
+    cdef uint64_t b = st_bit(card)
+    cdef int u = c.under[card]
+    c.tlen -= 1
+    if u >= 0:
+        c.play[seat] &= ~st_bit(u)
+    c.hand[seat] |= b
+    c.play[seat] |= b
+
+
+cdef inline int trick_winner(Ctx* c) noexcept nogil:
+    return (c.leader + c.twin[c.tb + c.nseats - 1]) % c.nseats
+
+
+cdef inline int trick_points(Ctx* c) noexcept nogil:
+    return c.tval[c.tb + c.nseats - 1] + c.trick_bonus + (c.last_bonus if c.tricks_left == 1 else 0)
+
+
+cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
+    """Clear the full trick, hand the lead to the winner and let the stock be drawn, winner
+    first.  Returns how many cards were drawn (for ``unfinish_trick``)."""
+    cdef int k, x, s, n = c.nseats
+    cdef int drew = 0
+    for k in range(n):
+        c.inplay &= ~st_bit(c.tcard[c.tb + k])
+    c.leader = winner
+    c.tricks_left -= 1
+    c.tlen = 0
+    c.tb += n
+    if c.stock_ptr < c.stock_len:
+        for k in range(n):
+            s = (winner + k) % n
+            x = c.stock[c.stock_ptr]
+            c.stock_ptr += 1
+            c.hand[s] |= st_bit(x)
+            c.play[s] |= st_bit(x)
+        drew = n
+    return drew
+
+
+cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) noexcept nogil:
+    cdef int k, x, s, n = c.nseats
+    if drew:
+        for k in range(n - 1, -1, -1):
+            s = (winner + k) % n
+            c.stock_ptr -= 1
+            x = c.stock[c.stock_ptr]
+            c.hand[s] &= ~st_bit(x)
+            c.play[s] &= ~st_bit(x)
+    c.tricks_left += 1
+    c.tlen = n
+    c.tb -= n
+    c.leader = old_leader
+    for k in range(n):
+        c.inplay |= st_bit(c.tcard[c.tb + k])

@@ -1,0 +1,471 @@
+"""Deal files: the TOML format of ``shared/deal-format.md``, read, checked and written back.
+
+``loads``/``load`` return a ``Deal``: the layout as written (hands, piles or stock), the cards
+already played, and the rule options.  Every problem is a ``DealError`` naming the file, the
+key and what is wrong; nothing else escapes the reader.  ``Deal.dump()`` writes a file that
+reads back to an equal ``Deal`` (round trip).
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .cards import FRENCH, GERMAN, NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
+from .games import GAMES, Game, OptionError, RuleSet
+from .position import IllegalMove, Position
+
+KNOWN_KEYS = ("game", "cards", "trump", "leader", "hands", "piles", "stock", "play", "taken",
+              "rules", "players", "declarer")
+
+
+class DealError(ValueError):
+    """Bad input: says which file, which key and what is wrong, in one line."""
+
+    def __init__(self, message: str, key: str | None = None, source: str | None = None):
+        super().__init__(message)
+        self.message, self.key, self.source = message, key, source
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.source, self.key) if p]
+        return ": ".join(parts + [self.message])
+
+
+class Pile(NamedTuple):
+    """A face-up card on a face-down one; ``down`` is None once the face-down card is gone."""
+
+    up: Card
+    down: Card | None = None
+
+    def text(self, notation: str) -> str:
+        up = self.up.text(notation)
+        return up if self.down is None else f"{up}/{self.down.text(notation)}"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A position to solve: the layout as written, the cards played since, and the rules."""
+
+    game: str
+    notation: str
+    players: int
+    leader: int                                   # 1-based seat leading the first trick of play
+    hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    piles: dict[int, tuple[Pile, ...]] = field(default_factory=dict)
+    stock: tuple[Card, ...] = ()
+    play: tuple[tuple[Card, ...], ...] = ()
+    taken: tuple[int, int] = (0, 0)
+    trump: int | None = None                      # as written; see ``trump_suit``
+    rules: dict[str, Any] = field(default_factory=dict)   # options as written
+    declarer: int | None = None
+    source: str = field(default="<deal>", compare=False)
+
+    # --- derived -----------------------------------------------------------------------------
+
+    @property
+    def game_spec(self) -> Game:
+        return GAMES[self.game]
+
+    @cached_property
+    def options(self) -> dict[str, Any]:
+        """Every option of the game, defaults filled in."""
+        return self.game_spec.resolve_options(self.rules)
+
+    @property
+    def trump_suit(self) -> int | None:
+        """The trump suit in force: as written, or from forehand's first face-up card (card17)."""
+        if self.trump is not None:
+            return self.trump
+        if self.game == "schafkopf2" and self._card17_mode() and self.piles.get(1):
+            return self.piles[1][0].up.suit
+        return None
+
+    def _card17_mode(self) -> bool:
+        return bool(self.options["mariage"]) or self.options["trump_mode"] == "card17"
+
+    @cached_property
+    def rule_set(self) -> RuleSet:
+        return self.game_spec.build(self.trump_suit, self.options, self.players)
+
+    def start(self) -> Position:
+        """The position before the cards of ``play``."""
+        n = self.players
+        hands = [list(self.hands.get(s + 1, ())) for s in range(n)]
+        piles = [[[p.up] if p.down is None else [p.down, p.up] for p in self.piles.get(s + 1, ())]
+                 for s in range(n)]
+        return Position(self.rule_set, hands, piles, list(self.stock), self.leader - 1,
+                        points=list(self.taken))
+
+    def position(self) -> Position:
+        """The position to solve: the start with every card of ``play`` played."""
+        return self._replay(self.start()).copy()
+
+    def _replay(self, position: Position) -> Position:
+        for t, trick in enumerate(self.play):
+            for k, card in enumerate(trick):
+                seat = position.to_move
+                try:
+                    position.play(card)
+                except IllegalMove as exc:
+                    where = f"trick {t + 1}, card {k + 1} ({card.text(self.notation)} by seat {seat + 1})"
+                    raise DealError(f"{where}: {exc}", "play", self.source) from None
+        return position
+
+    def with_play(self, play: tuple[tuple[Card, ...], ...]) -> "Deal":
+        return replace(self, play=play)
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def dump(self) -> str:
+        """The deal as TOML in the format it was read from; ``loads(dump())`` gives it back."""
+        n = self.notation
+        lines = [f"game = {_q(self.game)}"]
+        if n != self.game_spec.default_notation:
+            lines.append(f"cards = {_q(n)}")
+        if self.game == "scharwenzel":
+            lines.append(f"players = {self.players}")
+        if self.trump is not None:
+            lines.append(f"trump = {_q(suit_name(self.trump, n))}")
+        if self.declarer is not None:
+            lines.append(f"declarer = {self.declarer}")
+        lines.append(f"leader = {self.leader}")
+        if self.taken != (0, 0):
+            lines.append(f"taken = [{self.taken[0]}, {self.taken[1]}]")
+        if self.game_spec.layout == "stock":
+            lines.append(f"stock = {_q(format_cards(self.stock, n))}")
+        if self.play:
+            lines.append("play = [" + ", ".join(_q(format_cards(t, n)) for t in self.play) + "]")
+        lines.append("")
+        if self.game_spec.layout == "piles":
+            lines.append("[piles]")
+            for seat in sorted(self.piles):
+                lines.append(f"{seat} = {_q(' '.join(p.text(n) for p in self.piles[seat]))}")
+        else:
+            lines.append("[hands]")
+            for seat in sorted(self.hands):
+                lines.append(f"{seat} = {_q(format_cards(self.hands[seat], n))}")
+        if self.rules:
+            lines += ["", "[rules]"]
+            for name, value in self.rules.items():
+                lines.append(f"{name} = {_toml_value(value)}")
+        return "\n".join(lines) + "\n"
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return _q(str(value))
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+def load(path: str | Path) -> Deal:
+    """Read a deal file; ``-`` reads standard input."""
+    source = str(path)
+    if source == "-":
+        return loads(sys.stdin.read(), "<stdin>")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DealError("no such file", None, source) from None
+    except IsADirectoryError:
+        raise DealError("is a directory, not a deal file", None, source) from None
+    except UnicodeDecodeError as exc:
+        raise DealError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", None, source) from None
+    except OSError as exc:
+        raise DealError(f"cannot read: {exc.strerror}", None, source) from None
+    return loads(text, source)
+
+
+def loads(text: str, source: str = "<string>") -> Deal:
+    """Read a deal from TOML text; ``source`` names it in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DealError(f"TOML syntax error: {exc}", None, source) from None
+    return _Reader(data, source).read()
+
+
+class _Reader:
+    """Checks one parsed TOML table key by key, so each error can name its key."""
+
+    def __init__(self, data: dict, source: str):
+        self.data, self.source = data, source
+
+    def fail(self, key: str | None, message: str) -> DealError:
+        return DealError(message, key, self.source)
+
+    def read(self) -> Deal:
+        data = self.data
+        for key in data:
+            if key not in KNOWN_KEYS:
+                raise self.fail(key, f"unknown key (known keys: {', '.join(KNOWN_KEYS)})")
+        game = self._game()
+        spec = GAMES[game]
+        notation = self._notation(spec)
+        rules = self._rules(spec)
+        layout = spec.layout
+        for key, wanted in (("hands", "hands"), ("piles", "piles"), ("stock", "stock")):
+            if key in data and not (layout == wanted or (key == "hands" and layout == "stock")):
+                raise self.fail(key, f"{game} has no {key} (it uses "
+                                     f"{'[piles]' if layout == 'piles' else '[hands]'})")
+        hands: dict[int, tuple[Card, ...]] = {}
+        piles: dict[int, tuple[Pile, ...]] = {}
+        if layout == "piles":
+            table = self._table("piles")
+            players = 2
+            piles = {seat: self._piles(f"piles.{key}", value, notation)
+                     for seat, key, value in self._seats("piles", table, players)}
+        else:
+            table = self._table("hands")
+            players = self._players(game, table)
+            hands = {seat: tuple(self._cards(f"hands.{key}", value, notation))
+                     for seat, key, value in self._seats("hands", table, players)}
+        stock = tuple(self._cards("stock", data["stock"], notation)) if "stock" in data else ()
+        declarer = self._seat_key("declarer", players, game == "scharwenzel")
+        leader = self._leader(game, players, rules, declarer, spec)
+        trump = self._trump(game, rules, spec)
+        play = self._play(notation)
+        taken = self._taken()
+        deal = Deal(game=game, notation=notation, players=players, leader=leader, hands=hands,
+                    piles=piles, stock=stock, play=play, taken=taken, trump=trump, rules=rules,
+                    declarer=declarer, source=self.source)
+        self._check_cards(deal)
+        self._check_counts(deal)
+        if game == "schafkopf2" and deal._card17_mode() and deal.trump_suit is None:
+            raise self.fail("trump", "card17 mode needs a trump: give `trump` or a first pile for seat 1")
+        try:
+            deal.rule_set
+        except OptionError as exc:  # pragma: no cover - options were checked above
+            raise self.fail("rules", str(exc)) from None
+        deal._replay(deal.start())
+        return deal
+
+    # --- single keys ---------------------------------------------------------------------------
+
+    def _game(self) -> str:
+        if "game" not in self.data:
+            raise self.fail("game", f"missing (one of {', '.join(GAMES)})")
+        game = self.data["game"]
+        if not isinstance(game, str) or game.strip().lower() not in GAMES:
+            raise self.fail("game", f"unknown game {game!r} (one of {', '.join(GAMES)})")
+        return game.strip().lower()
+
+    def _notation(self, spec: Game) -> str:
+        value = self.data.get("cards", spec.default_notation)
+        if not isinstance(value, str) or value.strip().lower() not in NOTATIONS:
+            raise self.fail("cards", f"must be \"french\" or \"german\", not {value!r}")
+        return value.strip().lower()
+
+    def _rules(self, spec: Game) -> dict[str, Any]:
+        table = self._table("rules")
+        rules = {}
+        for name, value in table.items():
+            try:
+                rules[name] = spec.option(name).parse(value)
+            except OptionError as exc:
+                raise self.fail(f"rules.{name}", str(exc)) from None
+        if spec.name == "schafkopf2" and rules.get("mariage") and rules.get("trump_mode") == "schellen":
+            raise self.fail("rules.mariage", "the Mariage variant takes trump by the 17th card; "
+                                             "it cannot be played with trump_mode = \"schellen\"")
+        return rules
+
+    def _table(self, key: str) -> dict:
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table ([{key}]), not {type(value).__name__}")
+        return value
+
+    def _players(self, game: str, hands: dict) -> int:
+        spec = GAMES[game]
+        if "players" in self.data:
+            players = self.data["players"]
+            if game != "scharwenzel":
+                raise self.fail("players", f"{game} is always played by 2")
+            if not isinstance(players, int) or isinstance(players, bool) or players not in spec.seat_counts:
+                raise self.fail("players", f"must be 4, 6 or 8, not {players!r}")
+            return players
+        if game == "scharwenzel":
+            if len(hands) not in spec.seat_counts:
+                raise self.fail("hands", f"{len(hands)} hands given; Scharwenzel needs 4, 6 or 8 "
+                                         f"(or set `players`)")
+            return len(hands)
+        return 2
+
+    def _seats(self, key: str, table: dict, players: int):
+        seats = []
+        for name, value in table.items():
+            try:
+                seat = int(name)
+            except ValueError:
+                raise self.fail(f"{key}.{name}", f"not a seat number (seats are 1..{players})") from None
+            if not 1 <= seat <= players:
+                raise self.fail(f"{key}.{name}", f"no seat {seat} with {players} players")
+            seats.append((seat, name, value))
+        given = {seat for seat, _, _ in seats}
+        for seat in range(1, players + 1):
+            if seat not in given:
+                raise self.fail(key, f"seat {seat} is missing (every seat 1..{players} needs one)")
+        return sorted(seats)
+
+    def _cards(self, key: str, value: Any, notation: str) -> list[Card]:
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string of cards, not {type(value).__name__}")
+        try:
+            return [parse_card(token, notation) for token in value.split()]
+        except CardError as exc:
+            raise self.fail(key, str(exc)) from None
+
+    def _piles(self, key: str, value: Any, notation: str) -> tuple[Pile, ...]:
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string of piles like \"UP/DOWN UP\", not {type(value).__name__}")
+        piles = []
+        for token in value.split():
+            parts = token.split("/")
+            if len(parts) > 2 or not all(parts):
+                raise self.fail(key, f"bad pile {token!r}: write UP/DOWN or a lone UP")
+            try:
+                cards = [parse_card(p, notation) for p in parts]
+            except CardError as exc:
+                raise self.fail(key, str(exc)) from None
+            piles.append(Pile(cards[0], cards[1] if len(cards) == 2 else None))
+        return tuple(piles)
+
+    def _seat_key(self, key: str, players: int, allowed: bool) -> int | None:
+        if key not in self.data:
+            return None
+        if not allowed:
+            raise self.fail(key, f"only Scharwenzel has a {key}")
+        value = self.data[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
+            raise self.fail(key, f"must be a seat 1..{players}, not {value!r}")
+        return value
+
+    def _leader(self, game: str, players: int, rules: dict, declarer: int | None, spec: Game) -> int:
+        if "leader" in self.data:
+            value = self.data["leader"]
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
+                raise self.fail("leader", f"must be a seat 1..{players}, not {value!r}")
+            return value
+        if game == "scharwenzel" and spec.resolve_options(rules)["first_leader"] == "declarer":
+            if declarer is None:
+                raise self.fail("leader", "first_leader = \"declarer\" needs a `declarer` key "
+                                          "(or give `leader`)")
+            return declarer
+        return 1
+
+    def _trump(self, game: str, rules: dict, spec: Game) -> int | None:
+        if "trump" not in self.data:
+            if game == "scharwenzel":
+                raise self.fail("trump", "missing: Scharwenzel needs the trump suit named by the declarer")
+            return None
+        value = self.data["trump"]
+        if not isinstance(value, str):
+            raise self.fail("trump", f"must be a suit name or symbol, not {value!r}")
+        try:
+            suit = parse_suit(value)
+        except CardError as exc:
+            raise self.fail("trump", str(exc)) from None
+        if game == "elfern":
+            raise self.fail("trump", "Elfern has no trumps")
+        if game == "schafkopf2":
+            options = spec.resolve_options(rules)
+            if not options["mariage"] and options["trump_mode"] == "schellen" and suit != 3:
+                raise self.fail("trump", "with trump_mode = \"schellen\" trump is always Schellen; "
+                                         "set trump_mode = \"card17\" to choose a suit")
+        return suit
+
+    def _play(self, notation: str) -> tuple[tuple[Card, ...], ...]:
+        if "play" not in self.data:
+            return ()
+        value = self.data["play"]
+        if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+            raise self.fail("play", "must be a list of strings, one per trick")
+        tricks = []
+        for i, text in enumerate(value):
+            try:
+                cards = tuple(parse_card(token, notation) for token in text.split())
+            except CardError as exc:
+                raise self.fail("play", f"trick {i + 1}: {exc}") from None
+            if not cards:
+                raise self.fail("play", f"trick {i + 1} is empty")
+            tricks.append(cards)
+        return tuple(tricks)
+
+    def _taken(self) -> tuple[int, int]:
+        if "taken" not in self.data:
+            return (0, 0)
+        value = self.data["taken"]
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
+            raise self.fail("taken", f"must be two numbers [a, b] of 0 or more, not {value!r}")
+        return (value[0], value[1])
+
+    # --- whole-deal checks -----------------------------------------------------------------------
+
+    def _check_cards(self, deal: Deal) -> None:
+        rules = deal.rule_set
+        pack = set(rules.deck)
+        seen: dict[Card, str] = {}
+        places: list[tuple[str, Card]] = []
+        for seat, cards in deal.hands.items():
+            places += [(f"hands.{seat}", c) for c in cards]
+        for seat, piles in deal.piles.items():
+            for pile in piles:
+                places += [(f"piles.{seat}", c) for c in (pile.up, pile.down) if c is not None]
+        places += [("stock", c) for c in deal.stock]
+        for key, card in places:
+            text = card.text(deal.notation)
+            if card not in pack:
+                raise self.fail(key, f"{text} is not in the {len(pack)}-card pack of this game")
+            if card in seen:
+                where = "twice in " + key if seen[card] == key else f"in {seen[card]} and in {key}"
+                raise self.fail(key, f"duplicate card {text}: {where}")
+            seen[card] = key
+
+    def _check_counts(self, deal: Deal) -> None:
+        n = deal.players
+        rules = deal.rule_set
+        counts = [len(deal.start().held(s)) for s in range(n)]
+        key = "piles" if deal.piles else "hands"
+        if len(set(counts)) != 1:
+            listing = ", ".join(f"seat {s + 1}: {c}" for s, c in enumerate(counts))
+            raise self.fail(key, f"every seat must hold the same number of cards at the start of "
+                                 f"a trick ({listing})")
+        size = counts[0]
+        full = len(rules.deck) // n
+        if deal.game == "elfern":
+            full = 6 if deal.stock else len(rules.deck) // 2
+            if len(deal.stock) % 2:
+                raise self.fail("stock", f"must hold an even number of cards, not {len(deal.stock)}")
+            if deal.stock and size == 0:
+                raise self.fail("hands", "the hands are empty but the stock is not")
+        if size > full:
+            raise self.fail(key, f"{size} cards per seat; at most {full} in {deal.game}"
+                                 + (" while the stock lasts" if deal.game == "elfern" and deal.stock else ""))
+        if size == 0 and deal.play:
+            raise self.fail("play", "there are no cards to play")
+        if deal.game == "schafkopf2":
+            for seat, piles in deal.piles.items():
+                if len(piles) > 8:
+                    raise self.fail(f"piles.{seat}", f"{len(piles)} piles; each player has at most 8")
+        played = sum(len(t) for t in deal.play)
+        for i, trick in enumerate(deal.play[:-1]):
+            if len(trick) != n:
+                raise self.fail("play", f"trick {i + 1} has {len(trick)} cards; only the last trick "
+                                        f"may be unfinished ({n} cards per trick)")
+        if deal.play and len(deal.play[-1]) > n:
+            raise self.fail("play", f"trick {len(deal.play)} has {len(deal.play[-1])} cards "
+                                    f"({n} cards per trick)")
+        if played > size * n + len(deal.stock):
+            raise self.fail("play", f"{played} cards played but only {size * n + len(deal.stock)} dealt")

@@ -1,0 +1,156 @@
+"""What every game is made of: a rule set is data, never code the search has to know about.
+
+A ``Game`` knows its options and builds a ``RuleSet`` for one deal (trump, options, players).
+The ``RuleSet`` is everything play depends on: the pack, effective suits, trick-taking power,
+card values, the follow rule and the layout (hands, piles or a stock).  ``solver.position``
+plays by it and ``solver.tables`` compiles it into the flat arrays of the search core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..cards import Card, suit_name
+
+
+class OptionError(ValueError):
+    """An option name or value is not valid for a game."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One documented rule option with its default and the source of the reading."""
+
+    name: str
+    default: Any
+    help: str
+    source: str = ""
+    choices: tuple = ()          # allowed values for a text option; empty means bool
+
+    def parse(self, value: Any) -> Any:
+        """Check a value from a deal file (typed) or the command line (text)."""
+        if isinstance(self.default, bool):
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
+                return True
+            if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
+                return False
+            raise OptionError(f"option {self.name} takes true or false, not {value!r}")
+        text = str(value).strip()
+        for choice in self.choices:
+            if text.lower() == str(choice).lower():
+                return choice
+        raise OptionError(f"option {self.name} takes one of {', '.join(map(str, self.choices))}, "
+                          f"not {value!r}")
+
+    def describe(self) -> str:
+        kind = "true | false" if isinstance(self.default, bool) else " | ".join(map(str, self.choices))
+        return f"{self.name} ({kind}; default {str(self.default).lower() if isinstance(self.default, bool) else self.default})"
+
+
+@dataclass(frozen=True)
+class FollowRule:
+    """What a follower must play: the led suit, else a trump, and whether he must beat."""
+
+    follow_suit: bool = True
+    must_trump: bool = False
+    must_beat: bool = False
+
+
+FREE = FollowRule(follow_suit=False, must_trump=False, must_beat=False)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The complete rules of one deal as data.
+
+    Seats are 0-based here (seat 1 of the file is 0); side = seat % 2.  ``trumps`` runs high to
+    low, ``plain[suit]`` runs high to low; every trump belongs to the effective suit ``trump``.
+    """
+
+    game: str
+    unit: str                       # "tricks", "points" or "honours"
+    seats: int
+    layout: str                     # "hands", "piles" or "stock"
+    deck: tuple[Card, ...]
+    trump: int | None
+    trumps: tuple[Card, ...]
+    plain: dict[int, tuple[Card, ...]]
+    values: dict[Card, int]
+    follow: FollowRule              # once the stock is gone, or always without a stock
+    stock_follow: FollowRule = FREE  # while the stock lasts
+    trick_bonus: int = 0            # added to every trick (Scharwenzel counts tricks)
+    last_trick_bonus: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    effective_suit: dict[Card, int] = field(init=False, repr=False, compare=False)
+    power: dict[Card, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        suits: dict[Card, int] = {}
+        power: dict[Card, int] = {}
+        for i, card in enumerate(self.trumps):
+            suits[card] = self.trump  # type: ignore[assignment]
+            power[card] = 100 + len(self.trumps) - i
+        for suit, cards in self.plain.items():
+            for i, card in enumerate(cards):
+                suits[card] = suit
+                power[card] = len(cards) - i
+        missing = set(self.deck) - set(suits)
+        if missing:  # a game module bug, not user input
+            raise AssertionError(f"cards without a suit order: {sorted(missing)}")
+        object.__setattr__(self, "effective_suit", suits)
+        object.__setattr__(self, "power", power)
+
+    def side(self, seat: int) -> int:
+        return seat % 2
+
+    def is_trump(self, card: Card) -> bool:
+        return self.trump is not None and self.effective_suit[card] == self.trump
+
+    def beats(self, card: Card, best: Card) -> bool:
+        """Does ``card`` beat ``best``, the card currently winning a trick?"""
+        suit, best_suit = self.effective_suit[card], self.effective_suit[best]
+        if suit == best_suit:
+            return self.power[card] > self.power[best]
+        return self.trump is not None and suit == self.trump
+
+    def trick_winner(self, cards: list[Card]) -> int:
+        """Index in ``cards`` (play order) of the card that wins the trick."""
+        best = 0
+        for i in range(1, len(cards)):
+            if self.beats(cards[i], cards[best]):
+                best = i
+        return best
+
+    def suit_label(self, suit: int, notation: str) -> str:
+        label = suit_name(suit, notation)
+        return f"{label} (trump)" if suit == self.trump else label
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: its name, options and how to build the rule set of one deal."""
+
+    name: str
+    title: str
+    default_notation: str
+    layout: str
+    options: tuple[Option, ...]
+    build: Callable[..., RuleSet]
+    seat_counts: tuple[int, ...] = (2,)
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        known = ", ".join(o.name for o in self.options)
+        raise OptionError(f"unknown option {name!r} for {self.name} (options: {known})")
+
+    def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
+        """All options with defaults filled in; unknown names and bad values raise."""
+        values = {option.name: option.default for option in self.options}
+        for name, value in given.items():
+            values[name] = self.option(name).parse(value)
+        return values

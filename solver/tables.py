@@ -1,0 +1,109 @@
+"""A rule set and a position compiled into the flat arrays the search core reads.
+
+Card indices are chosen so that every effective suit is one contiguous run of bits in rank
+order, lowest first.  Then "higher in the same suit" is a bit comparison, the cards between two
+cards are a mask, and the core needs no notion of games, suits by name or notations.  This
+module is the only place that knows both the card objects and the bit numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .games.base import FollowRule, RuleSet
+from .position import Position
+
+MAX_CARDS = 64
+MAX_SEATS = 8
+
+
+@dataclass
+class Tables:
+    """Static game data plus the dynamic state of one position, as plain ints and lists."""
+
+    cards: list[Card]                     # bit index -> card
+    index: dict[Card, int]                # card -> bit index
+    seats: int
+    side: list[int]
+    suit: list[int]                       # effective suit 0..3 per index
+    value: list[int]
+    under: list[int]                      # card beneath in its pile (-1: none)
+    suit_mask: list[int]
+    trump: int                            # effective suit of trumps, -1: none
+    trump_mask: int
+    rule_main: tuple[int, int, int]       # follow_suit, must_trump, must_beat
+    rule_stock: tuple[int, int, int]
+    trick_bonus: int
+    last_bonus: int
+    stock_layout: bool
+    # dynamic state
+    hand: list[int] = field(default_factory=list)
+    playable: list[int] = field(default_factory=list)
+    stock: list[int] = field(default_factory=list)
+    leader: int = 0
+    trick: list[int] = field(default_factory=list)
+    nomerge: int = 0
+
+    def mask(self, cards) -> int:
+        m = 0
+        for card in cards:
+            m |= 1 << self.index[card]
+        return m
+
+    def as_dict(self) -> dict:
+        return {name: getattr(self, name) for name in (
+            "seats", "side", "suit", "value", "under", "suit_mask", "trump", "trump_mask",
+            "rule_main", "rule_stock", "trick_bonus", "last_bonus", "stock_layout", "hand",
+            "playable", "stock", "leader", "trick", "nomerge")}
+
+
+def _rule(rule: FollowRule) -> tuple[int, int, int]:
+    return (int(rule.follow_suit), int(rule.must_trump), int(rule.must_beat))
+
+
+def card_order(rules: RuleSet) -> list[Card]:
+    """Every card of the pack, suit by effective suit, each suit from its lowest card up."""
+    order: list[Card] = []
+    for suit in range(4):
+        run = rules.trumps if suit == rules.trump else rules.plain.get(suit, ())
+        order += list(reversed(run))
+    if len(order) > MAX_CARDS:  # a game module bug
+        raise AssertionError("too many cards for 64-bit masks")
+    return order
+
+
+def compile_position(position: Position) -> Tables:
+    """Flatten ``position`` (any point of play, mid-trick included) for the core."""
+    rules = position.rules
+    cards = card_order(rules)
+    index = {card: i for i, card in enumerate(cards)}
+    n = rules.seats
+    suit = [0] * MAX_CARDS
+    value = [0] * MAX_CARDS
+    under = [-1] * MAX_CARDS
+    suit_mask = [0, 0, 0, 0]
+    for card, i in index.items():
+        s = rules.effective_suit[card]
+        suit[i] = s
+        value[i] = rules.values[card]
+        suit_mask[s] |= 1 << i
+    hand, playable = [], []
+    for seat in range(n):
+        held = position.held(seat)
+        hand.append(sum(1 << index[c] for c in held))
+        playable.append(sum(1 << index[c] for c in position.playable(seat)))
+        for pile in position.piles[seat] if rules.layout == "piles" else ():
+            for below, above in zip(pile, pile[1:]):
+                under[index[above]] = index[below]
+    trump = rules.trump if rules.trump is not None else -1
+    tables = Tables(
+        cards=cards, index=index, seats=n, side=[rules.side(s) for s in range(n)],
+        suit=suit, value=value, under=under, suit_mask=suit_mask, trump=trump,
+        trump_mask=suit_mask[trump] if trump >= 0 else 0,
+        rule_main=_rule(rules.follow), rule_stock=_rule(rules.stock_follow),
+        trick_bonus=rules.trick_bonus, last_bonus=rules.last_trick_bonus,
+        stock_layout=rules.layout == "stock",
+        hand=hand, playable=playable, stock=[index[c] for c in position.stock],
+        leader=position.leader, trick=[index[c] for c in position.trick])
+    return tables
