@@ -116,7 +116,18 @@ class Deal:
         return position
 
     def with_play(self, play: tuple[tuple[Card, ...], ...]) -> "Deal":
-        return replace(self, play=play)
+        """The same deal with another ``play`` (checked again)."""
+        return loads(replace(self, play=play).dump(), self.source)
+
+    def with_rules(self, overrides: dict[str, Any]) -> "Deal":
+        """The same deal with some options changed, e.g. from ``--rule must_head=true``."""
+        rules = dict(self.rules)
+        for name, value in overrides.items():
+            try:
+                rules[name] = self.game_spec.option(name).parse(value)
+            except OptionError as exc:
+                raise DealError(str(exc), f"--rule {name}", self.source) from None
+        return loads(replace(self, rules=rules).dump(), self.source)
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -135,7 +146,7 @@ class Deal:
         lines.append(f"leader = {self.leader}")
         if self.taken != (0, 0):
             lines.append(f"taken = [{self.taken[0]}, {self.taken[1]}]")
-        if self.game_spec.layout == "stock":
+        if self.stock:
             lines.append(f"stock = {_q(format_cards(self.stock, n))}")
         if self.play:
             lines.append("play = [" + ", ".join(_q(format_cards(t, n)) for t in self.play) + "]")
@@ -469,3 +480,18 @@ class _Reader:
                                     f"({n} cards per trick)")
         if played > size * n + len(deal.stock):
             raise self.fail("play", f"{played} cards played but only {size * n + len(deal.stock)} dealt")
+        self._check_taken(deal, size)
+
+    def _check_taken(self, deal: Deal, size: int) -> None:
+        """What was won before plus what is still out cannot exceed what the pack holds."""
+        rules = deal.rule_set
+        if rules.unit == "tricks":
+            whole, out, word = len(rules.deck) // deal.players, size, "tricks"
+        else:
+            start = deal.start()
+            whole = sum(rules.values.values()) + rules.last_trick_bonus
+            out = sum(rules.values[c] for c in start.in_play()) + rules.last_trick_bonus
+            word = rules.unit
+        if sum(deal.taken) + out > whole:
+            raise self.fail("taken", f"{list(deal.taken)} plus the {out} {word} still in play exceed "
+                                     f"the {whole} {word} of a whole deal")

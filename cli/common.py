@@ -1,0 +1,84 @@
+"""What every command shares: reading the deal, --rule, --json, and the exit status contract.
+
+Exit status: 0 success; 2 bad input (one line on stderr naming file, key and problem);
+1 anything else.  No traceback reaches the user unless STICH_DEBUG=1 is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+from solver.deal import Deal, DealError, load
+from solver.games import OptionError
+
+EXIT_INPUT = 2
+EXIT_OTHER = 1
+
+
+class InputError(click.ClickException):
+    """Bad input found by a command itself (not by the deal reader)."""
+
+    exit_code = EXIT_INPUT
+
+
+class StichGroup(click.Group):
+    """A click group that turns our exceptions into the exit statuses of the contract."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except DealError as exc:
+            click.echo(f"stich: {exc}", err=True)
+            ctx.exit(EXIT_INPUT)
+        except OptionError as exc:
+            click.echo(f"stich: {exc}", err=True)
+            ctx.exit(EXIT_INPUT)
+        except KeyboardInterrupt:
+            click.echo("stich: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
+            if os.environ.get("STICH_DEBUG"):
+                raise
+            click.echo(f"stich: internal error: {type(exc).__name__}: {exc} "
+                       f"(set STICH_DEBUG=1 for a traceback)", err=True)
+            ctx.exit(EXIT_OTHER)
+
+
+def parse_rule_overrides(values: tuple[str, ...]) -> dict[str, str]:
+    overrides = {}
+    for item in values:
+        if "=" not in item:
+            raise InputError(f"--rule {item!r}: write NAME=VALUE, e.g. --rule must_head=true")
+        name, value = item.split("=", 1)
+        overrides[name.strip()] = value.strip()
+    return overrides
+
+
+def read_deal(path: str, rules: tuple[str, ...] = ()) -> Deal:
+    deal = load(path)
+    overrides = parse_rule_overrides(rules)
+    return deal.with_rules(overrides) if overrides else deal
+
+
+def emit_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+deal_argument = click.argument("deal_file", metavar="FILE", type=str)
+rule_option = click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+                           help="Set a rule option, overriding the deal file's [rules] "
+                                "(repeatable), e.g. --rule must_head=true.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+tt_option = click.option("--tt-mb", "tt_mb", type=click.IntRange(1, 65536), default=64, show_default=True,
+                         help="Transposition table size in megabytes (memory stays within it).")
+
+
+def stdout_is_quiet() -> bool:
+    return not sys.stderr.isatty()

@@ -1,0 +1,27 @@
+"""The `stich` command: a thin click front end over the solver package."""
+
+from __future__ import annotations
+
+import click
+
+import solver
+
+from .common import StichGroup
+from .solve import solve_command
+
+
+@click.group(cls=StichGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(solver.__version__, prog_name="stich")
+def main() -> None:
+    """stich: exact double-dummy analysis of Scharwenzel, two-handed Wendish Schafkopf and Elfern.
+
+    Every command reads a deal file (TOML, see the README) or - for standard input, prints a
+    readable report, or one JSON object with --json.  Exit status: 0 success, 2 bad input,
+    1 anything else.
+    """
+
+
+main.add_command(solve_command)
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
