@@ -38,6 +38,7 @@ cdef class Engine:
         self.s.c.use_merge = 1
         self.s.c.use_bounds = 1
         self.s.c.use_order = 1
+        self.s.c.order_lead = 1
 
     def __dealloc__(self):
         if self.s != NULL:
@@ -110,7 +111,7 @@ cdef class Engine:
             for i in range(MAXCARDS):
                 c.hist[seat][i] = 0
 
-    def switches(self, tt=None, merge=None, bounds=None, order=None):
+    def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None):
         """Turn single techniques off (or on again) to measure what each one is worth."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
@@ -121,8 +122,10 @@ cdef class Engine:
             c.use_bounds = 1 if bounds else 0
         if order is not None:
             c.use_order = 1 if order else 0
+        if lead is not None:
+            c.order_lead = 1 if lead else 0
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
-                "order": bool(c.use_order)}
+                "order": bool(c.use_order), "lead": bool(c.order_lead)}
 
     def clear(self):
         """Forget everything learnt: transposition table and history."""
@@ -243,12 +246,33 @@ cdef class Engine:
             r = alphabeta(c, &self.s.tt, target - 1, target)
         return r >= target
 
+    def window(self, int alpha, int beta):
+        """One fail-soft alpha-beta search with the window (alpha, beta); for experiments."""
+        cdef int r
+        with nogil:
+            r = alphabeta(&self.s.c, &self.s.tt, alpha, beta)
+        return r
+
     @property
     def nodes(self):
         return self.s.c.nodes
 
     def reset_nodes(self):
         self.s.c.nodes = 0
+
+    def stats(self):
+        cdef Ctx* c = &self.s.c
+        return {"cut": [c.stat_cut[i] for i in range(4)], "cut_first": [c.stat_cut_first[i] for i in range(4)],
+                "nodes_by_tricks_left": [c.stat_nodes_left[i] for i in range(20)]}
+
+    def reset_stats(self):
+        cdef Ctx* c = &self.s.c
+        cdef int i
+        for i in range(4):
+            c.stat_cut[i] = 0
+            c.stat_cut_first[i] = 0
+        for i in range(20):
+            c.stat_nodes_left[i] = 0
 
     def tt_stats(self):
         cdef TT* t = &self.s.tt

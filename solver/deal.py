@@ -32,7 +32,15 @@ class DealError(ValueError):
 
     def __str__(self) -> str:
         parts = [p for p in (self.source, self.key) if p]
-        return ": ".join(parts + [self.message])
+        return _one_line(": ".join(parts + [self.message]))
+
+
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _one_line(text: str) -> str:
+    """Escape line breaks (a quoted TOML key may hold one) so a message stays one line."""
+    return "".join(repr(ch)[1:-1] if ch in _LINE_BREAKS else ch for ch in text)
 
 
 class Pile(NamedTuple):
@@ -183,10 +191,14 @@ def _toml_value(value: Any) -> str:
 def load(path: str | Path) -> Deal:
     """Read a deal file; ``-`` reads standard input."""
     source = str(path)
-    if source == "-":
-        return loads(sys.stdin.read(), "<stdin>")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if source == "-":
+            source = "<stdin>"
+            stdin = getattr(sys.stdin, "buffer", None)
+            data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
+        else:
+            data = Path(path).read_bytes()
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads
     except FileNotFoundError:
         raise DealError("no such file", None, source) from None
     except IsADirectoryError:
@@ -203,7 +215,12 @@ def loads(text: str, source: str = "<string>") -> Deal:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DealError(f"TOML syntax error: {exc}", None, source) from None
+        message = str(exc)
+        if message.endswith("(at end of document)"):   # say where that is, like other errors
+            line = text.count("\n") + 1
+            column = len(text) - (text.rfind("\n") + 1) + 1
+            message = message[:-1] + f", line {line}, column {column})"
+        raise DealError(f"TOML syntax error: {message}", None, source) from None
     return _Reader(data, source).read()
 
 
@@ -322,6 +339,8 @@ class _Reader:
                 raise self.fail(f"{key}.{name}", f"not a seat number (seats are 1..{players})") from None
             if not 1 <= seat <= players:
                 raise self.fail(f"{key}.{name}", f"no seat {seat} with {players} players")
+            if any(seat == other for other, _, _ in seats):
+                raise self.fail(f"{key}.{name}", f"seat {seat} is given twice")
             seats.append((seat, name, value))
         given = {seat for seat, _, _ in seats}
         for seat in range(1, players + 1):
@@ -456,7 +475,7 @@ class _Reader:
         size = counts[0]
         full = len(rules.deck) // n
         if deal.game == "elfern":
-            full = 6 if deal.stock else len(rules.deck) // 2
+            full = 6    # six cards each; the stock refills them, and without it 6 tricks are left
             if len(deal.stock) % 2:
                 raise self.fail("stock", f"must hold an even number of cards, not {len(deal.stock)}")
             if deal.stock and size == 0:

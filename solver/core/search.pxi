@@ -93,18 +93,74 @@ cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
     return 500 - 16 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))         # throw the cheapest
 
 
+cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
+    """The card of ``m`` that gives away least: lowest value, then lowest rank."""
+    cdef int best = -1, key, best_key = 1 << 30, x
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        key = (c.value[x] << 8) + x - st_ctz(c.suit_mask[c.suit[x]])
+        if key < best_key:
+            best_key = key
+            best = x
+    return best
+
+
+cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
+    cdef int best = -1, key, best_key = -1, x
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        key = (c.value[x] << 8) - (x - st_ctz(c.suit_mask[c.suit[x]]))
+        if key > best_key:
+            best_key = key
+            best = x
+    return best
+
+
+cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
+    """Play the rest of the trick greedily after leading ``x``: opponents beat the winning
+    card as cheaply as they can or throw their cheapest card, partners throw points on a
+    trick their side wins.  Winning the trick scores high, losing it low, by its points."""
+    cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
+    cdef uint64_t a, b
+    for k in range(1, n):
+        s = (seat + k) % n
+        a = allowed_after(c, s, x, wcard)
+        if not a:
+            return 0
+        if c.side[s] != c.side[wseat]:
+            b = a & beaters(c, wcard)
+            y = cheapest(c, b) if b else cheapest(c, a)
+        elif k == n - 1:
+            y = richest(c, a & ~beaters(c, wcard)) if a & ~beaters(c, wcard) else cheapest(c, a)
+        else:
+            y = cheapest(c, a)
+        pts += c.value[y]
+        if (beaters(c, wcard) >> y) & 1:
+            wcard = y
+            wseat = s
+    pts += c.trick_bonus
+    if c.side[wseat] == c.side[seat]:
+        return 2048 + 8 * pts - c.value[x]
+    return 1024 - 8 * pts - c.value[x]
+
+
 cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
-    cdef int n = 0, i, j, x, sc, tmpm, tmps
+    cdef int n = 0, j, x, sc, h
     cdef int scores[MAXMOVES]
     while moves:
         x = st_ctz(moves)
         moves &= moves - 1
         if c.use_order:
-            sc = c.hist[seat][x]
+            h = c.hist[seat][x]
+            sc = h if h < 65535 else 65535
             if x == ttmove:
-                sc += 1 << 28
+                sc += 1 << 30
             elif c.tlen > 0:
-                sc += follow_score(c, seat, x) << 14
+                sc += follow_score(c, seat, x) << 16
+            elif c.order_lead:
+                sc += lead_score(c, seat, x) << 16
         else:
             sc = 0
         # insertion sort, descending
@@ -130,6 +186,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint16_t kc = 0
     cdef TTEntry* e
     c.nodes += 1
+    c.stat_nodes_left[c.tricks_left] += 1
     if tpos == 0:
         if c.tricks_left <= 1:
             return last_trick(c) if c.tricks_left == 1 else 0
@@ -193,6 +250,9 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
                     beta = best
         if alpha >= beta:
             c.hist[seat][m] += c.tricks_left * c.tricks_left
+            c.stat_cut[tpos if tpos < 4 else 3] += 1
+            if i == 0:
+                c.stat_cut_first[tpos if tpos < 4 else 3] += 1
             break
     if tpos == 0 and c.use_tt:
         if best <= alpha0:

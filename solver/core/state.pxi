@@ -69,6 +69,10 @@ ctypedef struct Ctx:
     int use_bounds
     int use_order
     uint64_t nodes
+    int order_lead              # lead ordering: 0 history only, 1 one-trick look-ahead
+    uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)
+    uint64_t stat_cut_first[4]  # ... achieved by the first move tried
+    uint64_t stat_nodes_left[20]  # nodes by tricks left
     int hist[MAXSEATS][MAXCARDS]
 
 
@@ -101,18 +105,13 @@ cdef inline int to_move(Ctx* c) noexcept nogil:
     return (c.leader + c.tlen) % c.nseats
 
 
-cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
-    """The cards ``seat`` may play to the current trick under the follow rule of the phase."""
+cdef inline uint64_t allowed_after(Ctx* c, int seat, int lead, int winning) noexcept nogil:
+    """The cards ``seat`` may play to a trick led with ``lead`` and won so far by ``winning``."""
     cdef uint64_t p = c.play[seat]
-    cdef uint64_t a, f, t
-    cdef Rule* r
-    cdef int w
-    if c.tlen == 0:
-        return p
-    r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
-    a = p
+    cdef uint64_t a = p, f, t
+    cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
     if r.follow_suit:
-        f = p & c.suit_mask[c.suit[c.tcard[c.tb + 0]]]
+        f = p & c.suit_mask[c.suit[lead]]
         if f:
             a = f
         elif r.must_trump:
@@ -120,11 +119,17 @@ cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
             if t:
                 a = t
     if r.must_beat:
-        w = c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]]
-        f = a & beaters(c, w)
+        f = a & beaters(c, winning)
         if f:
             a = f
     return a
+
+
+cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
+    """The cards ``seat`` may play to the current trick under the follow rule of the phase."""
+    if c.tlen == 0:
+        return c.play[seat]
+    return allowed_after(c, seat, c.tcard[c.tb], c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]])
 
 
 cdef inline uint64_t merge_equivalent(Ctx* c, uint64_t moves) noexcept nogil:
