@@ -39,6 +39,7 @@ cdef class Engine:
         self.s.c.use_bounds = 1
         self.s.c.use_order = 1
         self.s.c.order_lead = 1
+        self.s.c.use_canon = 1
 
     def __dealloc__(self):
         if self.s != NULL:
@@ -84,6 +85,18 @@ cdef class Engine:
             for i in range(MAXCARDS):
                 if c.value[i] == v:
                     c.vc_mask[k] |= st_bit(i)
+        c.owner_bits = 1
+        while (1 << c.owner_bits) < n:
+            c.owner_bits += 1
+        c.value_bits = 0
+        while (1 << c.value_bits) < c.nvc + 1:
+            c.value_bits += 1
+        c.canon_ok = 1
+        for i in range(MAXCARDS):
+            if c.under[i] >= 0:
+                c.canon_ok = 0
+        if c.nomerge:
+            c.canon_ok = 0
         for seat in range(n):
             c.hand[seat] = t["hand"][seat]
             c.play[seat] = t["playable"][seat]
@@ -111,7 +124,7 @@ cdef class Engine:
             for i in range(MAXCARDS):
                 c.hist[seat][i] = 0
 
-    def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None):
+    def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None):
         """Turn single techniques off (or on again) to measure what each one is worth."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
@@ -124,8 +137,11 @@ cdef class Engine:
             c.use_order = 1 if order else 0
         if lead is not None:
             c.order_lead = 1 if lead else 0
+        if canon is not None:
+            c.use_canon = 1 if canon else 0
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
-                "order": bool(c.use_order), "lead": bool(c.order_lead)}
+                "order": bool(c.use_order), "lead": bool(c.order_lead),
+                "canon": bool(c.use_canon)}
 
     def clear(self):
         """Forget everything learnt: transposition table and history."""

@@ -8,13 +8,81 @@ ctypedef struct Searcher:
     TT tt
 
 
-cdef inline uint16_t key_c(Ctx* c) noexcept nogil:
-    return <uint16_t> c.leader
+cdef enum:
+    CANON_FLAG = 1u << 31
 
 
-cdef inline uint64_t key_b(Ctx* c) noexcept nogil:
-    # Where cards change hands (the stock), the split between the hands is part of the key.
-    return c.hand[0] if c.stock_layout else 0
+cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
+    """The position itself: cards in play, the split between hands where cards change
+    hands (the stock), the leader."""
+    ka[0] = c.inplay
+    kb[0] = c.hand[0] if c.stock_layout else 0
+    kc[0] = <uint32_t> c.leader
+
+
+cdef inline void put_plane(uint64_t plane, int off, int width, uint64_t* ka, uint64_t* kb) noexcept nogil:
+    if off < 64:
+        ka[0] |= plane << off
+        if off > 0 and off + width > 64:
+            kb[0] |= plane >> (64 - off)
+    else:
+        kb[0] |= plane << (off - 64)
+
+
+cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
+    """The position up to renaming cards by their rank among the cards still in play:
+    per suit, the sequence of (owner, value class) from low to high, plus suit lengths.
+    Positions with the same key are the same game (the "relative ranks" of bridge
+    solvers).  Only at trick starts, without piles or stock.  Returns 0 if it does not fit."""
+    cdef uint64_t inplay = c.inplay, m
+    cdef int width = st_popcount(inplay)
+    cdef int off = 0, b, s, k
+    cdef uint32_t lengths = 0
+    if (c.owner_bits + c.value_bits) * width > 128:
+        return 0
+    ka[0] = 0
+    kb[0] = 0
+    for b in range(c.owner_bits):
+        m = 0
+        for s in range(c.nseats):
+            if (s >> b) & 1:
+                m |= c.hand[s]
+        put_plane(st_pext(m, inplay), off, width, ka, kb)
+        off += width
+    for b in range(c.value_bits):
+        m = 0
+        for k in range(c.nvc):
+            if ((k + 1) >> b) & 1:
+                m |= c.vc_mask[k]
+        put_plane(st_pext(m, inplay), off, width, ka, kb)
+        off += width
+    for s in range(4):
+        lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (6 * s)
+    kc[0] = CANON_FLAG | (lengths << 3) | <uint32_t> c.leader
+    return 1
+
+
+cdef inline void position_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
+    if c.use_canon and c.canon_ok and c.stock_ptr >= c.stock_len and canonical_key(c, ka, kb, kc):
+        return
+    absolute_key(c, ka, kb, kc)
+
+
+cdef inline int move_to_entry(Ctx* c, uint32_t kc, int card) noexcept nogil:
+    """Canonical entries remember the best card by its place among the cards in play."""
+    if kc & CANON_FLAG:
+        return st_popcount(c.inplay & (st_bit(card) - 1))
+    return card
+
+
+cdef inline int move_from_entry(Ctx* c, uint32_t kc, int stored) noexcept nogil:
+    cdef uint64_t m
+    if stored >= MAXCARDS:
+        return -1
+    if kc & CANON_FLAG:
+        m = st_pdep(st_bit(stored), c.inplay)
+        return st_ctz(m) if m else -1
+    return stored
 
 
 cdef inline void sure_bounds(Ctx* c, int total, int* lo, int* hi) noexcept nogil:
@@ -183,7 +251,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, total, ttmove = -1, alpha0 = alpha, beta0 = beta
     cdef int moves[MAXMOVES]
     cdef uint64_t ka = 0, kb = 0, legal
-    cdef uint16_t kc = 0
+    cdef uint32_t kc = 0
     cdef TTEntry* e
     c.nodes += 1
     c.stat_nodes_left[c.tricks_left] += 1
@@ -201,16 +269,14 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         if hi <= alpha:
             return hi
         if c.use_tt:
-            ka = c.inplay
-            kb = key_b(c)
-            kc = key_c(c)
+            position_key(c, &ka, &kb, &kc)
             e = tt_probe(tt, ka, kb, kc)
             if e != NULL:
                 if e.lo > lo:
                     lo = e.lo
                 if e.hi < hi:
                     hi = e.hi
-                ttmove = e.move
+                ttmove = move_from_entry(c, kc, e.move)
                 if lo >= beta or lo == hi:
                     return lo
                 if hi <= alpha:
@@ -264,7 +330,8 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         else:
             lo = best
             hi = best
-        tt_store(tt, ka, kb, kc, lo, hi, bestmove, c.tricks_left)
+        tt_store(tt, ka, kb, kc, lo, hi, move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
+                 c.tricks_left)
     return best
 
 

@@ -10,11 +10,29 @@ cdef extern from *:
     static inline int st_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
     static inline int st_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline unsigned long long st_bit(int i) { return 1ULL << i; }
+    #ifdef __BMI2__
+    #include <immintrin.h>
+    static inline unsigned long long st_pext(unsigned long long x, unsigned long long m) { return _pext_u64(x, m); }
+    static inline unsigned long long st_pdep(unsigned long long x, unsigned long long m) { return _pdep_u64(x, m); }
+    #else
+    static inline unsigned long long st_pext(unsigned long long x, unsigned long long m) {
+        unsigned long long r = 0, b = 1;
+        while (m) { if (x & m & (0ULL - m)) r |= b; m &= m - 1; b <<= 1; }
+        return r;
+    }
+    static inline unsigned long long st_pdep(unsigned long long x, unsigned long long m) {
+        unsigned long long r = 0, b = 1;
+        while (m) { if (x & b) r |= m & (0ULL - m); m &= m - 1; b <<= 1; }
+        return r;
+    }
+    #endif
     """
     int st_ctz(uint64_t x) noexcept nogil
     int st_msb(uint64_t x) noexcept nogil
     int st_popcount(uint64_t x) noexcept nogil
     uint64_t st_bit(int i) noexcept nogil
+    uint64_t st_pext(uint64_t x, uint64_t m) noexcept nogil
+    uint64_t st_pdep(uint64_t x, uint64_t m) noexcept nogil
 
 cdef enum:
     MAXSEATS = 8
@@ -68,6 +86,10 @@ ctypedef struct Ctx:
     int use_merge
     int use_bounds
     int use_order
+    int use_canon
+    int canon_ok                # canonical keys possible: no piles, few enough planes
+    int owner_bits              # bits to number a seat
+    int value_bits              # bits to number a value class
     uint64_t nodes
     int order_lead              # lead ordering: 0 history only, 1 one-trick look-ahead
     uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)

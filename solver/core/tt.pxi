@@ -8,13 +8,13 @@ from libc.string cimport memset
 ctypedef struct TTEntry:
     uint64_t key_a          # every card still in play
     uint64_t key_b          # who holds what where the cards change hands (stock games)
+    uint32_t key_c          # leader, suit lengths of a canonical key, search mode
     int16_t lo              # the remaining value is >= lo ...
     int16_t hi              # ... and <= hi
-    uint16_t key_c          # leader and search mode
     uint8_t move            # best card found here (move ordering)
     uint8_t depth           # tricks left: what the entry cost to find; 0 = empty
     uint8_t gen             # search generation, for replacement
-    uint8_t pad[7]
+    uint8_t pad[5]
 
 cdef enum:
     TT_WAYS = 4
@@ -64,7 +64,7 @@ cdef inline uint64_t tt_hash(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     return h
 
 
-cdef inline TTEntry* tt_probe(TT* t, uint64_t a, uint64_t b, uint16_t c) noexcept nogil:
+cdef inline TTEntry* tt_probe(TT* t, uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
     cdef TTEntry* bucket = t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
     cdef int i
     t.probes += 1
@@ -75,7 +75,7 @@ cdef inline TTEntry* tt_probe(TT* t, uint64_t a, uint64_t b, uint16_t c) noexcep
     return NULL
 
 
-cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint16_t c, int lo, int hi,
+cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint32_t c, int lo, int hi,
                           int move, int depth) noexcept nogil:
     cdef TTEntry* bucket = t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
     cdef TTEntry* e = NULL
