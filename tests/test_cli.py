@@ -1,0 +1,369 @@
+"""The command-line contract of deal-format.md ("Command line").
+
+``stich solve FILE`` (FILE may be ``-``) prints a report, or with ``--json`` one JSON object with
+"totals", "line" and "moves".  Exit status 0 on success, 2 on bad input with one line on stderr
+naming the file, the key and the problem (never a traceback), 1 for anything else.
+
+The expected totals below are worked out by hand in the comments, never taken from the solver.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import solver
+from cli.main import main
+from solver.cards import ACE, JACK, KING, QUEEN, TEN, parse_card
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def solve_json(path_or_dash: str, *more: str, input=None) -> dict:
+    result = run("solve", str(path_or_dash), "--json", *more, input=input)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    obj = json.loads(result.stdout)           # the whole output is ONE JSON value ...
+    assert isinstance(obj, dict)              # ... and it is an object
+    return obj
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- hand-verified positions ------------------------------------------------------------------
+
+# Elfern, stock gone (suit must be followed), seat 1 leads, 3 honours out (♠A ♠K ♠10).
+#
+# Free (must_head = false): seat 1 gets 1, seat 2 gets 2, whatever seat 1 leads.
+#   ♠A: seat 2 ducks low.  Then ♠10 is taken by ♠K (2 to seat 2); ♠9 is ducked again and ♠10
+#       meets ♠K later (2 to seat 2).  -> 1-2
+#   ♠10: seat 2 takes it with ♠K (2), seat 1 later wins only ♠A.  -> 1-2
+#   ♠9: seat 2 ducks; then as after ♠A: ♠K captures ♠10 or ♠A wins alone.  -> 1-2
+#   (seat 2 must not play ♠K on ♠9: it would win 1 and lose ♠A ♠10 to seat 1, 2-1.)
+# must_head = true (follow and beat the card led if able):
+#   ♠A: nobody can beat it, seat 2 plays low.  Seat 1 leads ♠9: seat 2 must beat it and ♠K is
+#       its only card above ♠9, so ♠K takes ♠9 (1 to seat 2); seat 2 leads its low spade and
+#       ♠10 wins it (1 to seat 1).  -> 2-1
+#   ♠9: ♠K is forced at once (1 to seat 2), seat 1 wins ♠A and ♠10 later.  -> 2-1
+#   ♠10: ♠K is forced and takes ♠10 (2 to seat 2), seat 1 gets ♠A.  -> 1-2
+HEAD = 'game = "elfern"\n[hands]\n1 = "♠A ♠10 ♠9"\n2 = "♠K ♠8 ♠7"\n'
+HEAD_FREE = [1, 2]
+HEAD_FREE_MOVES = {"♠A": [1, 2], "♠10": [1, 2], "♠9": [1, 2]}
+HEAD_MUST = [2, 1]
+HEAD_MUST_MOVES = {"♠A": [2, 1], "♠10": [1, 2], "♠9": [2, 1]}
+
+# Schafkopf, Schellen trump: trick 1 of `play` is EA E10 (seat 2 must follow Eichel); the Ace
+# beats the ten and seat 1 wins 11 + 10 = 21.  E7 and EK turn up; seat 1 leads E7, seat 2 must
+# follow with EK and wins 4.  Totals: [40 + 21, 48 + 4] = [61, 52].
+SK_PLAYED = ('game = "schafkopf2"\ntaken = [40, 48]\nplay = ["EA E10"]\n'
+             '[piles]\n1 = "EA/E7"\n2 = "E10/EK"\n')
+SK_PLAYED_TOTALS = [61, 52]
+
+# scharwenzel-ending.toml (hearts trump, seat 3 leads, taken [3, 2]).  Trumps: ♣Q ♥7 ♠Q ♣J ♠J
+# ♥J ♦J ♥A ♥K ♥Q ♥10 ♥9 ♥8.  Seat 3 leads ♦A: seat 4 must follow ♦K, seat 1 trumps with ♥9,
+# seat 2 must follow ♦10 -> seats 1+3.  Seat 1 leads ♠A: seat 2 must follow ♠K, seat 3 trumps
+# with ♥J, seat 4 has only ♥A/♥K, both lower -> seats 1+3.  Seat 3 leads ♣8: seat 4 a heart,
+# seat 1 ♣Q (top trump), seat 2 ♥7 -> seats 1+3.  Every card of seats 2 and 4 was forced or
+# irrelevant, so 1+3 take all three tricks: [3 + 3, 2 + 0] = [6, 2], and ♦A is optimal.
+SCHARWENZEL_ENDING_TOTALS = [6, 2]
+
+# A deal played to the end: seat 1's ♠A takes ♠K, 2 honours: [5 + 2, 5] = [7, 5].
+OVER = 'game = "elfern"\ntaken = [5, 5]\nplay = ["♠A ♠K"]\n[hands]\n1 = "♠A"\n2 = "♠K"\n'
+
+
+# --- JSON consistency -------------------------------------------------------------------------
+
+HONOURS = {ACE, KING, QUEEN, JACK, TEN}
+CARD_POINTS = {ACE: 11, TEN: 10, KING: 4, QUEEN: 3, JACK: 2}
+
+
+def value_in_play(deal, position) -> int:
+    """What is still to be won, from the rules (rules.md), not from the solver's tables."""
+    cards = position.in_play()
+    if deal.game == "elfern":
+        return sum(1 for c in cards if c.rank in HONOURS)
+    if deal.game == "schafkopf2":
+        bonus = 10 if deal.options["mariage"] else 0
+        return sum(CARD_POINTS.get(c.rank, 0) for c in cards) + bonus
+    return len(cards) // deal.players            # Scharwenzel: tricks
+
+
+def check_json(obj: dict, deal) -> None:
+    position = deal.position()
+    # types
+    totals = obj["totals"]
+    assert isinstance(totals, list) and len(totals) == 2
+    assert all(isinstance(v, int) and not isinstance(v, bool) for v in totals)
+    assert isinstance(obj["line"], list) and all(isinstance(c, str) for c in obj["line"])
+    assert isinstance(obj["moves"], list)
+    for move in obj["moves"]:
+        assert isinstance(move, dict) and isinstance(move["card"], str)
+        assert isinstance(move["totals"], list) and len(move["totals"]) == 2
+        assert all(isinstance(v, int) and not isinstance(v, bool) for v in move["totals"])
+    # the totals count what was won before (taken + play) and share out exactly what is left
+    already = list(position.points)
+    whole = sum(already) + value_in_play(deal, position)
+    assert sum(totals) == whole
+    assert totals[0] >= already[0] and totals[1] >= already[1]
+    # one card per card still out, each written in the deal's own notation
+    line = [parse_card(text, deal.notation) for text in obj["line"]]
+    assert len(line) == position.cards_left()
+    # every legal card of the player to move, once
+    moves = {parse_card(m["card"], deal.notation): m["totals"] for m in obj["moves"]}
+    assert len(moves) == len(obj["moves"])
+    if position.is_over():
+        assert moves == {} and line == [] and totals == already
+        return
+    assert set(moves) == set(position.legal_moves())
+    for move_totals in moves.values():
+        assert sum(move_totals) == whole
+    # the player to move picks the best for his side; the totals are that best
+    side = deal.rule_set.side(position.to_move)
+    best = max(t[side] for t in moves.values())
+    assert totals[side] == best
+    assert any(t == totals for t in moves.values())
+    assert moves[line[0]] == totals            # the line starts with an optimal card
+    # the line is legal and ends at the totals
+    referee = position.copy()
+    for card in line:
+        referee.play(card)
+    assert referee.is_over() and list(referee.points) == totals
+
+
+FAST_EXAMPLES = ["elfern-ending.toml", "elfern-played.toml", "schafkopf2-ending.toml",
+                 "schafkopf2-played.toml", "scharwenzel-ending.toml", "scharwenzel-played.toml",
+                 "scharwenzel-deal.toml", "scharwenzel-6.toml", "scharwenzel-8.toml"]
+
+
+@pytest.mark.parametrize("name", FAST_EXAMPLES)
+def test_json_is_consistent(name):
+    path = EXAMPLES / name
+    obj = solve_json(str(path))
+    check_json(obj, solver.load(path))
+
+
+def test_json_scharwenzel_ending_by_hand():
+    obj = solve_json(str(EXAMPLES / "scharwenzel-ending.toml"))
+    assert obj["totals"] == SCHARWENZEL_ENDING_TOTALS
+    moves = {m["card"]: m["totals"] for m in obj["moves"]}
+    assert set(moves) == {"♥J", "♦A", "♣8"}           # seat 3 leads: any card
+    assert moves["♦A"] == SCHARWENZEL_ENDING_TOTALS
+
+
+def test_json_counts_taken_and_play(tmp_path):
+    path = write(tmp_path, "sk.toml", SK_PLAYED)
+    obj = solve_json(str(path))
+    check_json(obj, solver.load(path))
+    assert obj["totals"] == SK_PLAYED_TOTALS
+    assert obj["line"] == ["E7", "EK"]                 # German notation, as the file
+    assert obj["moves"][0]["card"] == "E7" and len(obj["moves"]) == 1
+    assert obj["moves"][0]["totals"] == SK_PLAYED_TOTALS
+
+
+def test_json_of_a_finished_deal(tmp_path):
+    path = write(tmp_path, "over.toml", OVER)
+    obj = solve_json(str(path))
+    check_json(obj, solver.load(path))
+    assert obj["totals"] == [7, 5] and obj["line"] == [] and obj["moves"] == []
+
+
+def test_json_must_head_ending_by_hand(tmp_path):
+    path = write(tmp_path, "head.toml", HEAD)
+    free = solve_json(str(path))
+    check_json(free, solver.load(path))
+    assert free["totals"] == HEAD_FREE
+    assert {m["card"]: m["totals"] for m in free["moves"]} == HEAD_FREE_MOVES
+
+
+def test_rule_option_changes_the_result(tmp_path):
+    path = write(tmp_path, "head.toml", HEAD)
+    must = solve_json(str(path), "--rule", "must_head=true")
+    check_json(must, solver.load(path).with_rules({"must_head": "true"}))
+    assert must["totals"] == HEAD_MUST
+    assert {m["card"]: m["totals"] for m in must["moves"]} == HEAD_MUST_MOVES
+
+
+def test_rules_table_changes_the_result_and_rule_overrides_it(tmp_path):
+    path = write(tmp_path, "head.toml", HEAD + "[rules]\nmust_head = true\n")
+    assert solve_json(str(path))["totals"] == HEAD_MUST
+    assert solve_json(str(path), "--rule", "must_head=false")["totals"] == HEAD_FREE
+
+
+def test_rule_option_that_makes_the_play_illegal(tmp_path):
+    # ♠9 ♠8 is legal without must_head; with it seat 2 had to beat with ♠K
+    path = write(tmp_path, "ducked.toml", HEAD.replace("[hands]", 'play = ["♠9 ♠8"]\n[hands]'))
+    assert run("solve", str(path), "--json").exit_code == 0
+    result = run("solve", str(path), "--rule", "must_head=true")
+    assert result.exit_code == 2
+    assert_one_line(result.stderr, str(path), "play")
+
+
+# --- the report and stdin ---------------------------------------------------------------------
+
+def test_report():
+    path = EXAMPLES / "scharwenzel-ending.toml"
+    result = run("solve", str(path))
+    assert result.exit_code == 0 and result.stderr == ""
+    text = result.stdout
+    assert text.strip()
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+    # the report names the cards of the player to move and the totals
+    for card in ("♥J", "♦A", "♣8"):
+        assert card in text
+    assert "6" in text and "2" in text
+
+
+def test_report_in_german_notation(tmp_path):
+    path = write(tmp_path, "sk.toml", SK_PLAYED)
+    result = run("solve", str(path))
+    assert result.exit_code == 0 and "E7" in result.stdout
+
+
+def test_stdin():
+    text = (EXAMPLES / "scharwenzel-ending.toml").read_text(encoding="utf-8")
+    assert solve_json("-", input=text)["totals"] == SCHARWENZEL_ENDING_TOTALS
+    assert solve_json("-", "--rule", "must_head=true", input=HEAD)["totals"] == HEAD_MUST
+    result = run("solve", "-", input=text)
+    assert result.exit_code == 0 and result.stdout.strip()
+
+
+# --- bad input: exit 2, one line on stderr naming file and key ------------------------------
+
+def assert_one_line(stderr: str, *words: str) -> None:
+    assert stderr.endswith("\n")
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    for word in words:
+        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
+
+
+BAD_INPUTS = [
+    # (name, text, key named in the message)
+    ("toml", 'game = "elfern"\nstock = = 3\n', "line 2"),
+    ("nogame", '[hands]\n1 = "♠A"\n2 = "♠K"\n', "game"),
+    ("badgame", 'game = "skat"\n', "game"),
+    ("unknownkey", 'game = "elfern"\nsocks = 1\n[hands]\n1 = "♠A"\n2 = "♠K"\n', "socks"),
+    ("unknowncard", 'game = "elfern"\n[hands]\n1 = "♠A ♠X"\n2 = "♠K ♠Q"\n', "hands.1"),
+    ("notinpack", 'game = "scharwenzel"\ntrump = "clubs"\n[hands]\n1 = "♣6"\n2 = "♣7"\n3 = "♣8"\n4 = "♣9"\n',
+     "hands.1"),
+    ("duplicate", 'game = "elfern"\n[hands]\n1 = "♠A ♠J"\n2 = "♠K ♠A"\n', "hands"),
+    ("counts", 'game = "elfern"\n[hands]\n1 = "♠A ♠J"\n2 = "♠K"\n', "hands"),
+    ("oddstock", 'game = "elfern"\nstock = "♥7"\n[hands]\n1 = "♠A"\n2 = "♠K"\n', "stock"),
+    ("notrump", 'game = "scharwenzel"\n[hands]\n1 = "♣A"\n2 = "♣7"\n3 = "♣8"\n4 = "♣9"\n', "trump"),
+    ("badoption", 'game = "elfern"\n[hands]\n1 = "♠A"\n2 = "♠K"\n[rules]\nmust_head = 2\n', "rules.must_head"),
+    ("unknownoption", 'game = "elfern"\n[hands]\n1 = "♠A"\n2 = "♠K"\n[rules]\nfly = true\n', "rules.fly"),
+    ("longtrick", HEAD.replace("[hands]", 'play = ["♠9 ♠7 ♠A"]\n[hands]'), "play"),
+    ("notheld", HEAD.replace("[hands]", 'play = ["♠Q"]\n[hands]'), "play"),
+    ("notfollowing", 'game = "elfern"\nplay = ["♠A ♥8"]\n[hands]\n1 = "♠A ♠9"\n2 = "♥8 ♠7"\n', "play"),
+    ("taken", 'game = "elfern"\ntaken = [20, 0]\n[hands]\n1 = "♠A"\n2 = "♠K"\n', "taken"),
+    ("leader", 'game = "elfern"\nleader = 3\n[hands]\n1 = "♠A"\n2 = "♠K"\n', "leader"),
+]
+
+
+@pytest.mark.parametrize("name,text,key", BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
+def test_bad_input_exits_2(tmp_path, name, text, key):
+    path = write(tmp_path, f"bad-{name}.toml", text)
+    for args in (("solve", str(path)), ("solve", str(path), "--json")):
+        result = run(*args)
+        assert result.exit_code == 2, (result.stdout, result.stderr)
+        assert result.stdout == ""
+        assert_one_line(result.stderr, f"bad-{name}.toml", key)
+
+
+@pytest.mark.parametrize("name,text,key", BAD_INPUTS[:4], ids=[b[0] for b in BAD_INPUTS[:4]])
+def test_bad_input_on_stdin_exits_2(name, text, key):
+    result = run("solve", "-", input=text)
+    assert result.exit_code == 2
+    assert_one_line(result.stderr, "stdin", key)
+
+
+def test_missing_file_exits_2(tmp_path):
+    path = tmp_path / "no-such-deal.toml"
+    result = run("solve", str(path))
+    assert result.exit_code == 2
+    assert_one_line(result.stderr, "no-such-deal.toml")
+
+
+def test_directory_exits_2(tmp_path):
+    result = run("solve", str(tmp_path))
+    assert result.exit_code == 2
+    assert_one_line(result.stderr, str(tmp_path))
+
+
+def test_non_utf8_exits_2(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(HEAD.replace("♠", "S").encode("utf-8") + b"# Gr\xfcn\n")
+    result = run("solve", str(path))
+    assert result.exit_code == 2
+    assert_one_line(result.stderr, "latin1.toml")
+    result = run("solve", "-", input=b'game = "elfern"\n# Gr\xfcn\n')
+    assert result.exit_code == 2
+    assert_one_line(result.stderr, "stdin")
+
+
+@pytest.mark.parametrize("rule,key", [
+    ("flying=true", "flying"),              # no such option
+    ("must_head=maybe", "must_head"),       # bad value
+    ("must_head=", "must_head"),
+    ("trump_mode=card17", "trump_mode"),    # an option of another game
+    ("must_head", "must_head"),             # no NAME=VALUE
+])
+def test_bad_rule_exits_2(tmp_path, rule, key):
+    path = write(tmp_path, "head.toml", HEAD)
+    result = run("solve", str(path), "--rule", rule)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert_one_line(result.stderr, key)
+    if "=" in rule:                          # the deal was read: the message names its file
+        assert "head.toml" in result.stderr
+
+
+# --- real processes ---------------------------------------------------------------------------
+
+def stich(*args: str, input: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, input=input,
+                          capture_output=True, timeout=60)
+
+
+def test_process_success():
+    proc = stich("solve", str(EXAMPLES / "scharwenzel-ending.toml"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.decode("utf-8"))["totals"] == SCHARWENZEL_ENDING_TOTALS
+    assert b"Traceback" not in proc.stderr
+
+
+def test_process_stdin_and_rule():
+    proc = stich("solve", "-", "--json", "--rule", "must_head=true", input=HEAD.encode("utf-8"))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.decode("utf-8"))["totals"] == HEAD_MUST
+
+
+@pytest.mark.parametrize("args,input", [
+    (("solve", "/no/such/deal.toml"), None),
+    (("solve", "-"), b'game = "elfern"\n[hands]\n1 = "\xff"\n2 = "x"\n'),        # not UTF-8
+    (("solve", "-"), 'game = "elfern"\nplay = ["♠8"]\n'.encode("utf-8") + HEAD.split("\n", 1)[1].encode()),
+    (("solve", "-", "--rule", "must_head=maybe"), HEAD.encode("utf-8")),
+])
+def test_process_bad_input(args, input):
+    proc = stich(*args, input=input)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in stderr
+    assert len(stderr.splitlines()) == 1, stderr
+    assert proc.stdout == b""
