@@ -106,7 +106,7 @@ class Deal:
         piles = [[[p.up] if p.down is None else [p.down, p.up] for p in self.piles.get(s + 1, ())]
                  for s in range(n)]
         return Position(self.rule_set, hands, piles, list(self.stock), self.leader - 1,
-                        points=list(self.taken))
+                        points=list(self.taken), notation=self.notation)
 
     def position(self) -> Position:
         """The position to solve: the start with every card of ``play`` played."""

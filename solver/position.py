@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card, suit_symbol
+from .cards import Card, suit_name, suit_symbol
 from .games.base import RuleSet
 
 
@@ -40,6 +40,7 @@ class Position:
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     trick: list[Card] = field(default_factory=list)
     history: list[TrickRecord] = field(default_factory=list)
+    notation: str = "french"                 # only for the wording of reasons
 
     # --- what is where ---------------------------------------------------------------------
 
@@ -93,10 +94,10 @@ class Position:
         if self.is_over():
             return "the deal is over"
         if card not in self.held(seat):
-            return f"{card} is not held by seat {seat + 1}"
+            return f"{self._text(card)} is not held by seat {seat + 1}"
         options = self.playable(seat)
         if card not in options:
-            return f"{card} is face down under another card of seat {seat + 1}"
+            return f"{self._text(card)} is face down under another card of seat {seat + 1}"
         if not self.trick:
             return None
         rule = rules.stock_follow if self.stock_phase() else rules.follow
@@ -116,13 +117,18 @@ class Position:
             beaters = [c for c in allowed if rules.beats(c, best)]
             if beaters:
                 allowed = beaters
-                duty = (duty + " and " if duty else "") + f"must beat {best}"
+                duty = (duty + " and " if duty else "") + f"must beat {self._text(best)}"
         if card in allowed:
             return None
-        return f"seat {seat + 1} {duty} (holds {' '.join(str(c) for c in allowed)})"
+        return f"seat {seat + 1} {duty} (holds {' '.join(self._text(c) for c in allowed)})"
+
+    def _text(self, card: Card) -> str:
+        return card.text(self.notation)
 
     def _suit_text(self, suit: int) -> str:
-        return "trump" if suit == self.rules.trump else suit_symbol(suit)
+        if suit == self.rules.trump:
+            return "trump"
+        return suit_name(suit, self.notation).capitalize() if self.notation == "german" else suit_symbol(suit)
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -167,4 +173,4 @@ class Position:
         return Position(self.rules, [list(h) for h in self.hands],
                         [[list(p) for p in piles] for piles in self.piles], list(self.stock),
                         self.leader, list(self.points), list(self.tricks_won), list(self.trick),
-                        list(self.history))
+                        list(self.history), self.notation)
