@@ -48,16 +48,21 @@ cdef class Engine:
 
     # --- set up ---------------------------------------------------------------------------
 
-    def setup(self, dict t):
-        """Load game tables and a position (see ``solver.tables.Tables.as_dict``)."""
+    def setup(self, dict t, bint keep_tt=False):
+        """Load game tables and a position (see ``solver.tables.Tables.as_dict``).
+
+        The transposition table is cleared unless ``keep_tt``: keep it only for another
+        position of the same deal under the same rules (entries assume who holds which card)."""
         cdef Ctx* c = &self.s.c
         cdef int i, k, n, seat, card, nv
         cdef uint64_t inplay = 0
         n = t["seats"]
         if not 2 <= n <= MAXSEATS:
             raise ValueError("2 to 8 seats")
-        if len(t["stock"]) > MAXSTOCK:
+        if len(t["stock"]) > MAXSTOCK or len(t["stock"]) >= 64:
             raise ValueError("stock too long")
+        if not keep_tt:
+            tt_clear(&self.s.tt)
         c.nseats = n
         for i in range(n):
             c.side[i] = t["side"][i]
@@ -86,7 +91,7 @@ cdef class Engine:
                 if c.value[i] == v:
                     c.vc_mask[k] |= st_bit(i)
         c.owner_bits = 1
-        while (1 << c.owner_bits) < n:
+        while (1 << c.owner_bits) < n + (1 if len(t["stock"]) else 0):
             c.owner_bits += 1
         c.value_bits = 0
         while (1 << c.value_bits) < c.nvc + 1:

@@ -33,17 +33,21 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     """The position up to renaming cards by their rank among the cards still in play:
     per suit, the sequence of (owner, value class) from low to high, plus suit lengths.
     Positions with the same key are the same game (the "relative ranks" of bridge
-    solvers).  Only at trick starts, without piles or stock.  Returns 0 if it does not fit."""
-    cdef uint64_t inplay = c.inplay, m
+    solvers).  A stock counts as one more owner; the stock pointer is part of the key, so
+    within one deal the cards left in the stock are the same cards in the same order.
+    Only at trick starts, never with piles.  Returns 0 if the planes do not fit."""
+    cdef uint64_t inplay = c.inplay, m, stock = 0
     cdef int width = st_popcount(inplay)
     cdef int off = 0, b, s, k
     cdef uint32_t lengths = 0
     if (c.owner_bits + c.value_bits) * width > 128:
         return 0
+    for k in range(c.stock_ptr, c.stock_len):
+        stock |= st_bit(c.stock[k])
     ka[0] = 0
     kb[0] = 0
     for b in range(c.owner_bits):
-        m = 0
+        m = stock if (c.nseats >> b) & 1 else 0
         for s in range(c.nseats):
             if (s >> b) & 1:
                 m |= c.hand[s]
@@ -57,13 +61,13 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         put_plane(st_pext(m, inplay), off, width, ka, kb)
         off += width
     for s in range(4):
-        lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (6 * s)
-    kc[0] = CANON_FLAG | (lengths << 3) | <uint32_t> c.leader
+        lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
+    kc[0] = CANON_FLAG | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3) | <uint32_t> c.leader
     return 1
 
 
 cdef inline void position_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
-    if c.use_canon and c.canon_ok and c.stock_ptr >= c.stock_len and canonical_key(c, ka, kb, kc):
+    if c.use_canon and c.canon_ok and canonical_key(c, ka, kb, kc):
         return
     absolute_key(c, ka, kb, kc)
 
