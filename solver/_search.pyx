@@ -111,6 +111,9 @@ cdef class Engine:
             c.stock[k] = t["stock"][k]
             inplay |= st_bit(c.stock[k])
         c.stock_ptr = 0
+        c.stock_rest = 0
+        for k in range(c.stock_len):
+            c.stock_rest |= st_bit(c.stock[k])
         c.leader = t["leader"]
         c.tlen = 0
         c.tb = 0
@@ -299,7 +302,7 @@ cdef class Engine:
         cdef TT* t = &self.s.tt
         cdef uint64_t used = 0, i
         for i in range(t.nbuckets * TT_WAYS):
-            if t.entries[i].depth:
+            if t.entries[i].depth and t.entries[i].epoch == t.epoch:
                 used += 1
         return {"megabytes": self.megabytes, "entries": t.nbuckets * TT_WAYS, "used": used,
                 "probes": t.probes, "hits": t.hits, "stores": t.stores,

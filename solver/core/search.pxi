@@ -36,14 +36,12 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     solvers).  A stock counts as one more owner; the stock pointer is part of the key, so
     within one deal the cards left in the stock are the same cards in the same order.
     Only at trick starts, never with piles.  Returns 0 if the planes do not fit."""
-    cdef uint64_t inplay = c.inplay, m, stock = 0
+    cdef uint64_t inplay = c.inplay, m, stock = c.stock_rest
     cdef int width = st_popcount(inplay)
     cdef int off = 0, b, s, k
     cdef uint32_t lengths = 0
     if (c.owner_bits + c.value_bits) * width > 128:
         return 0
-    for k in range(c.stock_ptr, c.stock_len):
-        stock |= st_bit(c.stock[k])
     ka[0] = 0
     kb[0] = 0
     for b in range(c.owner_bits):
@@ -90,42 +88,59 @@ cdef inline int move_from_entry(Ctx* c, uint32_t kc, int stored) noexcept nogil:
 
 
 cdef inline void sure_bounds(Ctx* c, int total, int* lo, int* hi) noexcept nogil:
-    """Trumps above every trump the other side holds (or could draw) win their tricks."""
-    cdef uint64_t t0 = 0, t1 = 0, stock_t = 0, sure, other, mine
-    cdef int s, k, top, best, side
+    """Cheap bounds at a trick start.  (1) Trumps above every trump the other side holds or
+    could draw win their tricks, whoever leads.  (2) Two seats: the leader's playable cards
+    above every card the opponent holds or could draw in their suit win when led, one after
+    the other (the leader keeps the lead), if the opponent cannot ruff them."""
+    cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m
+    cdef int s, k, top, best, side, lead_side, qv
     cdef int sure_pts[2]
     lo[0] = 0
     hi[0] = total
-    if not c.trump_mask:
-        return
-    for s in range(c.nseats):
-        if c.side[s] == 0:
-            t0 |= c.hand[s]
-        else:
-            t1 |= c.hand[s]
-    t0 &= c.trump_mask
-    t1 &= c.trump_mask
-    if c.stock_ptr < c.stock_len:
-        for k in range(c.stock_ptr, c.stock_len):
-            stock_t |= st_bit(c.stock[k])
-        stock_t &= c.trump_mask
-    for side in range(2):
-        other = (t1 | stock_t) if side == 0 else (t0 | stock_t)
-        mine = t0 if side == 0 else t1
-        if other:
-            top = st_msb(other)
-            sure = mine & ~((st_bit(top) << 1) - 1)
-        else:
-            sure = mine
-        sure_pts[side] = 0
-        if sure:
-            best = 0
-            for s in range(c.nseats):
-                if c.side[s] == side:
-                    k = st_popcount(c.hand[s] & sure)
-                    if k > best:
-                        best = k
-            sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
+    sure_pts[0] = 0
+    sure_pts[1] = 0
+    if c.trump_mask:
+        for s in range(c.nseats):
+            if c.side[s] == 0:
+                t0 |= c.hand[s]
+            else:
+                t1 |= c.hand[s]
+        t0 &= c.trump_mask
+        t1 &= c.trump_mask
+        for side in range(2):
+            other = (t1 if side == 0 else t0) | (c.stock_rest & c.trump_mask)
+            mine = t0 if side == 0 else t1
+            if other:
+                top = st_msb(other)
+                sure = mine & ~((st_bit(top) << 1) - 1)
+            else:
+                sure = mine
+            if sure:
+                best = 0
+                for s in range(c.nseats):
+                    if c.side[s] == side:
+                        k = st_popcount(c.hand[s] & sure)
+                        if k > best:
+                            best = k
+                sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
+    if c.nseats == 2:
+        lead_side = c.side[c.leader]
+        outside = c.inplay & ~c.hand[c.leader]
+        top_cards = 0
+        for s in range(4):
+            m = c.play[c.leader] & c.suit_mask[s]
+            if not m:
+                continue
+            if s != c.trump and (outside & c.trump_mask):
+                continue
+            other = outside & c.suit_mask[s]
+            if other:
+                m &= ~((st_bit(st_msb(other)) << 1) - 1)
+            top_cards |= m
+        if top_cards:
+            qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
+            if qv > sure_pts[lead_side]:
+                sure_pts[lead_side] = qv
     lo[0] = sure_pts[0]
     hi[0] = total - sure_pts[1]
 
@@ -247,21 +262,44 @@ cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmo
     return n
 
 
+cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta) noexcept nogil:
+    """Play ``m`` for ``seat``, search on, take it back; the trick's points if it ends here."""
+    cdef int v, winner, gain, old_leader, drew
+    play_card(c, seat, m)
+    if c.tlen == c.nseats:
+        winner = trick_winner(c)
+        gain = trick_points(c) if c.side[winner] == 0 else 0
+        old_leader = c.leader
+        drew = finish_trick(c, winner)
+        v = gain + alphabeta(c, tt, alpha - gain, beta - gain)
+        unfinish_trick(c, old_leader, winner, drew)
+    else:
+        v = alphabeta(c, tt, alpha, beta)
+    unplay_card(c, seat, m)
+    return v
+
+
 cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     """The value (points side 0 still takes) of the position, fail-soft within (alpha, beta)."""
     cdef int n = c.nseats
     cdef int tpos = c.tlen
-    cdef int seat, i, nm, m, v, best, bestmove, gain, winner, old_leader, drew, maximize
+    cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
     cdef int lo, hi, total, ttmove = -1, alpha0 = alpha, beta0 = beta
     cdef int moves[MAXMOVES]
     cdef uint64_t ka = 0, kb = 0, legal
     cdef uint32_t kc = 0
     cdef TTEntry* e
+    cdef TTEntry* bucket = NULL
     c.nodes += 1
     c.stat_nodes_left[c.tricks_left] += 1
     if tpos == 0:
         if c.tricks_left <= 1:
             return last_trick(c) if c.tricks_left == 1 else 0
+        if c.use_tt:
+            # find the bucket first and let the memory system fetch it while we compute bounds
+            position_key(c, &ka, &kb, &kc)
+            bucket = tt_bucket(tt, ka, kb, kc)
+            st_prefetch(bucket)
         total = remaining_total(c)
         if c.use_bounds:
             sure_bounds(c, total, &lo, &hi)
@@ -273,8 +311,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         if hi <= alpha:
             return hi
         if c.use_tt:
-            position_key(c, &ka, &kb, &kc)
-            e = tt_probe(tt, ka, kb, kc)
+            e = tt_probe_bucket(tt, bucket, ka, kb, kc)
             if e != NULL:
                 if e.lo > lo:
                     lo = e.lo
@@ -289,41 +326,46 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     legal = legal_mask(c, seat)
     if c.use_merge:
         legal = merge_equivalent(c, legal)
-    nm = order_moves(c, seat, legal, moves, ttmove)
     maximize = c.side[seat] == 0
     best = -INF if maximize else INF
-    bestmove = moves[0] if nm > 0 else 255
-    for i in range(nm):
-        m = moves[i]
-        play_card(c, seat, m)
-        if c.tlen == n:
-            winner = trick_winner(c)
-            gain = trick_points(c) if c.side[winner] == 0 else 0
-            old_leader = c.leader
-            drew = finish_trick(c, winner)
-            v = gain + alphabeta(c, tt, alpha - gain, beta - gain)
-            unfinish_trick(c, old_leader, winner, drew)
-        else:
-            v = alphabeta(c, tt, alpha, beta)
-        unplay_card(c, seat, m)
+    bestmove = 255
+    # Stage 1: the move that was best here before, without scoring the others.
+    if ttmove >= 0 and (legal >> ttmove) & 1:
+        legal &= ~st_bit(ttmove)
+        best = search_move(c, tt, seat, ttmove, alpha, beta)
+        bestmove = ttmove
+        tried = 1
         if maximize:
-            if v > best:
-                best = v
-                bestmove = m
-                if best > alpha:
-                    alpha = best
-        else:
-            if v < best:
-                best = v
-                bestmove = m
-                if best < beta:
-                    beta = best
-        if alpha >= beta:
-            c.hist[seat][m] += c.tricks_left * c.tricks_left
-            c.stat_cut[tpos if tpos < 4 else 3] += 1
-            if i == 0:
-                c.stat_cut_first[tpos if tpos < 4 else 3] += 1
-            break
+            if best > alpha:
+                alpha = best
+        elif best < beta:
+            beta = best
+    # Stage 2: the other moves, ordered.
+    if alpha < beta and legal:
+        nm = order_moves(c, seat, legal, moves, -1)
+        for i in range(nm):
+            m = moves[i]
+            v = search_move(c, tt, seat, m, alpha, beta)
+            if maximize:
+                if v > best:
+                    best = v
+                    bestmove = m
+                    if best > alpha:
+                        alpha = best
+            else:
+                if v < best:
+                    best = v
+                    bestmove = m
+                    if best < beta:
+                        beta = best
+            tried += 1
+            if alpha >= beta:
+                break
+    if alpha >= beta:
+        c.hist[seat][bestmove] += c.tricks_left * c.tricks_left
+        c.stat_cut[tpos if tpos < 4 else 3] += 1
+        if tried == 1:
+            c.stat_cut_first[tpos if tpos < 4 else 3] += 1
     if tpos == 0 and c.use_tt:
         if best <= alpha0:
             if best < hi:

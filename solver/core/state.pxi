@@ -80,6 +80,7 @@ ctypedef struct Ctx:
     int twin[MAXPLY]            # position in its trick of the card winning after k+1 cards
     int tval[MAXPLY]            # card points in the trick after k+1 cards
     int stock_ptr
+    uint64_t stock_rest         # the cards still in the stock
     int tricks_left             # tricks not finished, the current one included
     # --- search switches and statistics ---
     int use_tt
@@ -230,6 +231,7 @@ cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
             s = (winner + k) % n
             x = c.stock[c.stock_ptr]
             c.stock_ptr += 1
+            c.stock_rest &= ~st_bit(x)
             c.hand[s] |= st_bit(x)
             c.play[s] |= st_bit(x)
         drew = n
@@ -243,6 +245,7 @@ cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) no
             s = (winner + k) % n
             c.stock_ptr -= 1
             x = c.stock[c.stock_ptr]
+            c.stock_rest |= st_bit(x)
             c.hand[s] &= ~st_bit(x)
             c.play[s] &= ~st_bit(x)
     c.tricks_left += 1

@@ -5,6 +5,29 @@
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memset
 
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* A zeroed block aligned to 2 MB; on Linux ask for transparent huge pages, which
+       saves most TLB misses of a large, randomly probed table. */
+    static void* st_alloc_table(size_t bytes) {
+        void* p = NULL;
+        if (posix_memalign(&p, 2u << 20, bytes) != 0) return NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);
+        return p;
+    }
+    static inline void st_prefetch(const void* p) { __builtin_prefetch(p); __builtin_prefetch((const char*)p + 64); }
+    """
+    void* st_alloc_table(size_t bytes) noexcept nogil
+    void st_prefetch(const void* p) noexcept nogil
+
 ctypedef struct TTEntry:
     uint64_t key_a          # every card still in play
     uint64_t key_b          # who holds what where the cards change hands (stock games)
@@ -14,7 +37,8 @@ ctypedef struct TTEntry:
     uint8_t move            # best card found here (move ordering)
     uint8_t depth           # tricks left: what the entry cost to find; 0 = empty
     uint8_t gen             # search generation, for replacement
-    uint8_t pad[5]
+    uint16_t epoch          # the entry is valid only in the table's current epoch
+    uint8_t pad[3]
 
 cdef enum:
     TT_WAYS = 4
@@ -23,6 +47,7 @@ ctypedef struct TT:
     TTEntry* entries
     uint64_t nbuckets       # a power of two
     uint8_t gen
+    uint16_t epoch          # bumped to clear the table without touching its memory
     uint64_t probes
     uint64_t hits
     uint64_t stores
@@ -33,11 +58,12 @@ cdef int tt_init(TT* t, uint64_t megabytes) noexcept nogil:
     cdef uint64_t n = 1
     while n * 2 <= want:
         n *= 2
-    t.entries = <TTEntry*> calloc(n * TT_WAYS, sizeof(TTEntry))
+    t.entries = <TTEntry*> st_alloc_table(n * TT_WAYS * sizeof(TTEntry))
     if t.entries == NULL:
         return -1
     t.nbuckets = n
     t.gen = 1
+    t.epoch = 1
     t.probes = 0
     t.hits = 0
     t.stores = 0
@@ -51,7 +77,10 @@ cdef void tt_free(TT* t) noexcept nogil:
 
 
 cdef void tt_clear(TT* t) noexcept nogil:
-    memset(t.entries, 0, t.nbuckets * TT_WAYS * sizeof(TTEntry))
+    t.epoch += 1
+    if t.epoch == 0:          # wrapped after 65535 clears: wipe for real
+        memset(t.entries, 0, t.nbuckets * TT_WAYS * sizeof(TTEntry))
+        t.epoch = 1
 
 
 cdef inline uint64_t tt_hash(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
@@ -64,12 +93,16 @@ cdef inline uint64_t tt_hash(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     return h
 
 
-cdef inline TTEntry* tt_probe(TT* t, uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
-    cdef TTEntry* bucket = t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
+cdef inline TTEntry* tt_bucket(TT* t, uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
+    return t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
+
+
+cdef inline TTEntry* tt_probe_bucket(TT* t, TTEntry* bucket, uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
     cdef int i
     t.probes += 1
     for i in range(TT_WAYS):
-        if bucket[i].depth and bucket[i].key_a == a and bucket[i].key_b == b and bucket[i].key_c == c:
+        if bucket[i].key_a == a and bucket[i].epoch == t.epoch and bucket[i].key_b == b \
+                and bucket[i].key_c == c and bucket[i].depth:
             t.hits += 1
             return &bucket[i]
     return NULL
@@ -83,10 +116,15 @@ cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint32_t c, int lo, int
     cdef int i, score, best_score = 1 << 30
     t.stores += 1
     for i in range(TT_WAYS):
-        if bucket[i].depth and bucket[i].key_a == a and bucket[i].key_b == b and bucket[i].key_c == c:
+        if bucket[i].epoch != t.epoch:       # stale: as good as empty
+            if best_score > -1:
+                best_score = -1
+                victim = &bucket[i]
+            continue
+        if bucket[i].key_a == a and bucket[i].key_b == b and bucket[i].key_c == c and bucket[i].depth:
             e = &bucket[i]
             break
-        # empty first, then older generations, then the cheapest to recompute
+        # older generations first, then the cheapest to recompute
         score = bucket[i].depth + (256 if bucket[i].gen == t.gen else 0)
         if score < best_score:
             best_score = score
@@ -108,3 +146,4 @@ cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint32_t c, int lo, int
     e.move = <uint8_t> move
     e.depth = <uint8_t> depth
     e.gen = t.gen
+    e.epoch = t.epoch
