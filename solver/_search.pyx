@@ -40,6 +40,7 @@ cdef class Engine:
         self.s.c.use_order = 1
         self.s.c.order_lead = 1
         self.s.c.use_canon = 1
+        self.s.c.tt_min_left = 2
 
     def __dealloc__(self):
         if self.s != NULL:
@@ -132,7 +133,8 @@ cdef class Engine:
             for i in range(MAXCARDS):
                 c.hist[seat][i] = 0
 
-    def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None):
+    def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
+                 tt_min_left=None):
         """Turn single techniques off (or on again) to measure what each one is worth."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
@@ -147,6 +149,9 @@ cdef class Engine:
             c.order_lead = 1 if lead else 0
         if canon is not None:
             c.use_canon = 1 if canon else 0
+        if tt_min_left is not None:
+            c.tt_min_left = tt_min_left
+
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
                 "canon": bool(c.use_canon)}
@@ -248,14 +253,23 @@ cdef class Engine:
 
     # --- searching ------------------------------------------------------------------------
 
-    def value(self, int guess=-1):
+    def value(self, int guess=-1, str driver="mtdf", str first="half"):
         """The exact value of the current position (points side 0 still takes)."""
         cdef Ctx* c = &self.s.c
         cdef int hi, g, r
+        cdef int step = 1 if driver == "step" else 0
         hi = remaining_total(c)
-        g = hi // 2 if guess < 0 else guess
+        if guess >= 0:
+            g = guess
+        elif first == "greedy":
+            g = greedy_playout(c)
+        else:
+            g = hi // 2
         with nogil:
-            r = mtdf(c, &self.s.tt, g, 0, hi)
+            if step:
+                r = mtd_step(c, &self.s.tt, g, 0, hi)
+            else:
+                r = mtdf(c, &self.s.tt, g, 0, hi)
         return r
 
     def test(self, int target):

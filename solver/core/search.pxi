@@ -290,12 +290,13 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint32_t kc = 0
     cdef TTEntry* e
     cdef TTEntry* bucket = NULL
+    cdef int use_tt = c.use_tt and c.tricks_left >= c.tt_min_left
     c.nodes += 1
     c.stat_nodes_left[c.tricks_left] += 1
     if tpos == 0:
         if c.tricks_left <= 1:
             return last_trick(c) if c.tricks_left == 1 else 0
-        if c.use_tt:
+        if use_tt:
             # find the bucket first and let the memory system fetch it while we compute bounds
             position_key(c, &ka, &kb, &kc)
             bucket = tt_bucket(tt, ka, kb, kc)
@@ -310,7 +311,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             return lo
         if hi <= alpha:
             return hi
-        if c.use_tt:
+        if use_tt:
             e = tt_probe_bucket(tt, bucket, ka, kb, kc)
             if e != NULL:
                 if e.lo > lo:
@@ -366,7 +367,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1
-    if tpos == 0 and c.use_tt:
+    if tpos == 0 and use_tt:
         if best <= alpha0:
             if best < hi:
                 hi = best
@@ -379,6 +380,71 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         tt_store(tt, ka, kb, kc, lo, hi, move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
                  c.tricks_left)
     return best
+
+
+cdef int greedy_playout(Ctx* c) noexcept nogil:
+    """What side 0 takes if every seat plays the card the move ordering likes best: a cheap
+    first guess for the exact search."""
+    cdef int played[MAXPLY]
+    cdef int seats[MAXPLY]
+    cdef int leaders[MAXPLY]
+    cdef int winners[MAXPLY]
+    cdef int drews[MAXPLY]
+    cdef int moves[MAXMOVES]
+    cdef int k = 0, seat, winner, total = 0, i
+    cdef uint64_t legal
+    while c.tricks_left > 0 and k < MAXPLY:
+        seat = to_move(c)
+        legal = merge_equivalent(c, legal_mask(c, seat))
+        if not legal:
+            break
+        order_moves(c, seat, legal, moves, -1)
+        play_card(c, seat, moves[0])
+        played[k] = moves[0]
+        seats[k] = seat
+        drews[k] = -1
+        if c.tlen == c.nseats:
+            winner = trick_winner(c)
+            if c.side[winner] == 0:
+                total += trick_points(c)
+            leaders[k] = c.leader
+            winners[k] = winner
+            drews[k] = finish_trick(c, winner)
+        k += 1
+    for i in range(k - 1, -1, -1):
+        if drews[i] >= 0:
+            unfinish_trick(c, leaders[i], winners[i], drews[i])
+        unplay_card(c, seats[i], played[i])
+    return total
+
+
+cdef int mtd_step(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
+    """Exact value by null-window tests that gallop from ``guess`` (steps 1, 2, 4, ... in the
+    direction the tests point) and then bisect: O(log distance) tests instead of one per
+    point of distance."""
+    cdef int g, r, step = 1, b
+    if guess < lo:
+        guess = lo
+    if guess > hi:
+        guess = hi
+    b = guess if guess > lo else lo + 1
+    while lo < hi:
+        if b <= lo:
+            b = lo + 1
+        if b > hi:
+            b = hi
+        r = alphabeta(c, tt, b - 1, b)
+        if r >= b:
+            lo = r
+            b = lo + step
+        else:
+            hi = r
+            b = hi - step + 1
+        step *= 2
+        if lo < hi and hi - lo <= step:
+            b = (lo + hi + 1) // 2
+            step = 1
+    return lo
 
 
 cdef int mtdf(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:

@@ -88,6 +88,7 @@ ctypedef struct Ctx:
     int use_bounds
     int use_order
     int use_canon
+    int tt_min_left             # no table below this many tricks left: recomputing is cheaper
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
     int value_bits              # bits to number a value class

@@ -12,20 +12,37 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    /* A zeroed block aligned to 2 MB; on Linux ask for transparent huge pages, which
-       saves most TLB misses of a large, randomly probed table. */
+    /* A zeroed block aligned to 2 MB.  On Linux: anonymous memory, which the kernel zeroes
+       lazily page by page as the search touches it (a small search never pays for the whole
+       table), with transparent huge pages to save most TLB misses of random probes. */
+    #if defined(__linux__)
+    static void* st_alloc_table(size_t bytes) {
+        size_t align = 2u << 20;
+        char* raw = (char*) mmap(NULL, bytes + align, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) return NULL;
+        size_t lead = (align - ((size_t) raw % align)) % align;
+        if (lead) munmap(raw, lead);
+        if (align - lead) munmap(raw + lead + bytes, align - lead);
+    #if defined(MADV_HUGEPAGE)
+        madvise(raw + lead, bytes, MADV_HUGEPAGE);
+    #endif
+        return raw + lead;
+    }
+    static void st_free_table(void* p, size_t bytes) { if (p) munmap(p, bytes); }
+    #else
     static void* st_alloc_table(size_t bytes) {
         void* p = NULL;
         if (posix_memalign(&p, 2u << 20, bytes) != 0) return NULL;
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, bytes, MADV_HUGEPAGE);
-    #endif
         memset(p, 0, bytes);
         return p;
     }
+    static void st_free_table(void* p, size_t bytes) { free(p); }
+    #endif
     static inline void st_prefetch(const void* p) { __builtin_prefetch(p); __builtin_prefetch((const char*)p + 64); }
     """
     void* st_alloc_table(size_t bytes) noexcept nogil
+    void st_free_table(void* p, size_t bytes) noexcept nogil
     void st_prefetch(const void* p) noexcept nogil
 
 ctypedef struct TTEntry:
@@ -72,7 +89,7 @@ cdef int tt_init(TT* t, uint64_t megabytes) noexcept nogil:
 
 cdef void tt_free(TT* t) noexcept nogil:
     if t.entries != NULL:
-        free(t.entries)
+        st_free_table(t.entries, t.nbuckets * TT_WAYS * sizeof(TTEntry))
         t.entries = NULL
 
 
