@@ -8,6 +8,7 @@ from here", counting the trick in progress.
 """
 
 include "core/state.pxi"
+include "core/objective.pxi"
 include "core/tt.pxi"
 include "core/search.pxi"
 
@@ -15,12 +16,7 @@ include "core/search.pxi"
 cdef class Engine:
     cdef Searcher* s
     cdef int depth
-    cdef int u_card[MAXPLY]
-    cdef int u_seat[MAXPLY]
-    cdef int u_leader[MAXPLY]
-    cdef int u_winner[MAXPLY]
-    cdef int u_drew[MAXPLY]
-    cdef int u_done[MAXPLY]
+    cdef Undo undo[MAXPLY]
     cdef readonly int megabytes
 
     def __cinit__(self, int tt_megabytes=64):
@@ -41,6 +37,7 @@ cdef class Engine:
         self.s.c.order_lead = 1
         self.s.c.use_canon = 1
         self.s.c.tt_min_left = 2
+        self.s.c.trick_scale = 1
 
     def __dealloc__(self):
         if self.s != NULL:
@@ -81,6 +78,19 @@ cdef class Engine:
         c.last_bonus = t["last_bonus"]
         c.stock_layout = 1 if t["stock_layout"] else 0
         c.nomerge = t["nomerge"]
+        marriages = t.get("marriages", ())
+        if len(marriages) > 4:
+            raise ValueError("at most 4 marriages")
+        c.nmar = len(marriages)
+        c.mar_cards = 0
+        for k, (king, ober, worth) in enumerate(marriages):
+            c.mar_k[k] = king
+            c.mar_o[k] = ober
+            c.mar_val[k] = worth
+            c.mar_cards |= st_bit(king) | st_bit(ober)
+        c.nomerge |= c.mar_cards
+        c.wasche_tricks, c.wasche_value = t.get("wasche", (0, 0))
+        c.tag = t.get("tag", 0)
         values = sorted({c.value[i] for i in range(MAXCARDS) if c.value[i] != 0})
         if len(values) > MAXVC:
             raise ValueError("too many distinct card values")
@@ -101,7 +111,7 @@ cdef class Engine:
         for i in range(MAXCARDS):
             if c.under[i] >= 0:
                 c.canon_ok = 0
-        if c.nomerge:
+        if c.nomerge or c.wasche_tricks:
             c.canon_ok = 0
         for seat in range(n):
             c.hand[seat] = t["hand"][seat]
@@ -128,6 +138,7 @@ cdef class Engine:
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
             play_card(c, seat, card)
+        self.objective()
         self.depth = 0
         for seat in range(MAXSEATS):
             for i in range(MAXCARDS):
@@ -184,40 +195,53 @@ cdef class Engine:
         """Points still to be won from here (the current trick's cards included)."""
         return remaining_total(&self.s.c)
 
+    def objective(self, str mode="points", int side=0, int trick_scale=1, int extra_own=0,
+                  int extra_other=0):
+        """Choose what the search maximises (objective.pxi): ``points`` that ``side`` takes
+        (trick points times ``trick_scale``, extras weighted ``extra_own``/``-extra_other``),
+        or ``streak``: the tricks ``side`` wins in a row from here."""
+        cdef Ctx* c = &self.s.c
+        if mode not in ("points", "streak") or side not in (0, 1) or trick_scale not in (1, 2) \
+                or extra_own not in (0, 1) or extra_other not in (0, 1):
+            raise ValueError("bad objective")
+        c.mode = MODE_STREAK if mode == "streak" else MODE_POINTS
+        c.max_side = side
+        c.trick_scale = trick_scale
+        c.extra_own = extra_own
+        c.extra_other = extra_other
+
+    @property
+    def value_range(self):
+        """The lowest and highest value the current position can have (objective units)."""
+        cdef int lo, hi
+        value_range(&self.s.c, &lo, &hi)
+        return lo, hi
+
     def push(self, int card):
-        """Play ``card`` for the seat to move; returns what side 0 gains if a trick ends."""
+        """Play ``card`` for the seat to move; returns what it earned the maximising side
+        (a marriage announced with a lead, a finished trick)."""
         cdef Ctx* c = &self.s.c
         cdef int seat = to_move(c)
-        cdef int gain = 0, winner
         if c.tricks_left == 0:
             raise ValueError("the deal is over")
         if not (legal_mask(c, seat) >> card) & 1:
             raise ValueError(f"card index {card} is not legal here")
         if self.depth >= MAXPLY:
             raise ValueError("line too long")
-        play_card(c, seat, card)
-        self.u_card[self.depth] = card
-        self.u_seat[self.depth] = seat
-        self.u_done[self.depth] = 0
-        if c.tlen == c.nseats:
-            winner = trick_winner(c)
-            gain = trick_points(c) if c.side[winner] == 0 else 0
-            self.u_leader[self.depth] = c.leader
-            self.u_winner[self.depth] = winner
-            self.u_drew[self.depth] = finish_trick(c, winner)
-            self.u_done[self.depth] = 1
+        do_move(c, seat, card, &self.undo[self.depth])
         self.depth += 1
-        return gain
+        return self.undo[self.depth - 1].gain
+
+    @property
+    def stopped(self):
+        """True when the last move ended the objective (a streak was broken)."""
+        return self.depth > 0 and bool(self.undo[self.depth - 1].stop)
 
     def pop(self):
-        cdef Ctx* c = &self.s.c
         if self.depth == 0:
             raise ValueError("nothing to take back")
         self.depth -= 1
-        d = self.depth
-        if self.u_done[d]:
-            unfinish_trick(c, self.u_leader[d], self.u_winner[d], self.u_drew[d])
-        unplay_card(c, self.u_seat[d], self.u_card[d])
+        undo_move(&self.s.c, &self.undo[self.depth])
 
     def legal(self):
         """Every legal card of the seat to move (bit indices, low to high)."""
@@ -253,32 +277,37 @@ cdef class Engine:
 
     # --- searching ------------------------------------------------------------------------
 
-    def value(self, int guess=-1, str driver="mtdf", str first="half"):
-        """The exact value of the current position (points side 0 still takes)."""
+    def value(self, guess=None, str driver="mtdf", str first="half"):
+        """The exact value of the current position under the objective."""
         cdef Ctx* c = &self.s.c
-        cdef int hi, g, r
+        cdef int lo, hi, g, r
         cdef int step = 1 if driver == "step" else 0
-        hi = remaining_total(c)
-        if guess >= 0:
+        value_range(c, &lo, &hi)
+        if c.tricks_left == 0 or self.stopped:
+            return 0
+        if guess is not None:
             g = guess
         elif first == "greedy":
             g = greedy_playout(c)
         else:
-            g = hi // 2
+            g = (lo + hi) // 2
         with nogil:
             if step:
-                r = mtd_step(c, &self.s.tt, g, 0, hi)
+                r = mtd_step(c, &self.s.tt, g, lo, hi)
             else:
-                r = mtdf(c, &self.s.tt, g, 0, hi)
+                r = mtdf(c, &self.s.tt, g, lo, hi)
         return r
 
     def test(self, int target):
-        """Can side 0 take at least ``target`` more points from here? (one null-window search)"""
+        """Is the value at least ``target``? (one null-window search)"""
         cdef Ctx* c = &self.s.c
-        cdef int r
-        if target <= 0:
+        cdef int r, lo, hi
+        value_range(c, &lo, &hi)
+        if c.tricks_left == 0 or self.stopped:
+            return target <= 0
+        if target <= lo:
             return True
-        if target > remaining_total(c):
+        if target > hi:
             return False
         with nogil:
             r = alphabeta(c, &self.s.tt, target - 1, target)

@@ -17,7 +17,7 @@ cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     hands (the stock), the leader."""
     ka[0] = c.inplay
     kb[0] = c.hand[0] if c.stock_layout else 0
-    kc[0] = <uint32_t> c.leader
+    kc[0] = <uint32_t> c.leader | ((<uint32_t> c.tag) << 3) | (objective_id(c) << 7)
 
 
 cdef inline void put_plane(uint64_t plane, int off, int width, uint64_t* ka, uint64_t* kb) noexcept nogil:
@@ -60,7 +60,8 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         off += width
     for s in range(4):
         lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
-    kc[0] = CANON_FLAG | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3) | <uint32_t> c.leader
+    kc[0] = (CANON_FLAG | (objective_id(c) << 25) | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3)
+             | <uint32_t> c.leader)
     return 1
 
 
@@ -87,16 +88,13 @@ cdef inline int move_from_entry(Ctx* c, uint32_t kc, int stored) noexcept nogil:
     return stored
 
 
-cdef inline void sure_bounds(Ctx* c, int total, int* lo, int* hi) noexcept nogil:
+cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
     """Cheap bounds at a trick start.  (1) Trumps above every trump the other side holds or
     could draw win their tricks, whoever leads.  (2) Two seats: the leader's playable cards
     above every card the opponent holds or could draw in their suit win when led, one after
     the other (the leader keeps the lead), if the opponent cannot ruff them."""
     cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m
     cdef int s, k, top, best, side, lead_side, qv
-    cdef int sure_pts[2]
-    lo[0] = 0
-    hi[0] = total
     sure_pts[0] = 0
     sure_pts[1] = 0
     if c.trump_mask:
@@ -141,13 +139,11 @@ cdef inline void sure_bounds(Ctx* c, int total, int* lo, int* hi) noexcept nogil
             qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
             if qv > sure_pts[lead_side]:
                 sure_pts[lead_side] = qv
-    lo[0] = sure_pts[0]
-    hi[0] = total - sure_pts[1]
 
 
 cdef inline int last_trick(Ctx* c) noexcept nogil:
     """The last trick plays itself: every seat has one card left."""
-    cdef int n = c.nseats, k, s, x
+    cdef int n = c.nseats, k, s, x, g, stop = 0, old_tag = c.tag
     cdef int wseat = c.leader
     cdef int wcard = st_ctz(c.hand[c.leader])
     cdef int pts = c.value[wcard]
@@ -159,7 +155,14 @@ cdef inline int last_trick(Ctx* c) noexcept nogil:
             wcard = x
             wseat = s
     pts += c.trick_bonus + c.last_bonus
-    return pts if c.side[wseat] == 0 else 0
+    if c.mode == MODE_POINTS and not c.wasche_tricks:
+        return c.trick_scale * pts if c.side[wseat] == c.max_side else 0
+    c.tricks_left = 0
+    tag_after_trick(c, wseat)
+    g = trick_gain(c, wseat, pts, &stop)
+    c.tricks_left = 1
+    c.tag = old_tag
+    return g
 
 
 cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
@@ -263,19 +266,15 @@ cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmo
 
 
 cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta) noexcept nogil:
-    """Play ``m`` for ``seat``, search on, take it back; the trick's points if it ends here."""
-    cdef int v, winner, gain, old_leader, drew
-    play_card(c, seat, m)
-    if c.tlen == c.nseats:
-        winner = trick_winner(c)
-        gain = trick_points(c) if c.side[winner] == 0 else 0
-        old_leader = c.leader
-        drew = finish_trick(c, winner)
-        v = gain + alphabeta(c, tt, alpha - gain, beta - gain)
-        unfinish_trick(c, old_leader, winner, drew)
+    """Play ``m`` for ``seat``, search on, take it back; counts what the move itself earned."""
+    cdef int v
+    cdef Undo u
+    do_move(c, seat, m, &u)
+    if u.stop or c.tricks_left == 0:
+        v = u.gain
     else:
-        v = alphabeta(c, tt, alpha, beta)
-    unplay_card(c, seat, m)
+        v = u.gain + alphabeta(c, tt, alpha - u.gain, beta - u.gain)
+    undo_move(c, &u)
     return v
 
 
@@ -284,7 +283,8 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef int n = c.nseats
     cdef int tpos = c.tlen
     cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
-    cdef int lo, hi, total, ttmove = -1, alpha0 = alpha, beta0 = beta
+    cdef int lo, hi, ttmove = -1, alpha0 = alpha, beta0 = beta
+    cdef int sure[2]
     cdef int moves[MAXMOVES]
     cdef uint64_t ka = 0, kb = 0, legal
     cdef uint32_t kc = 0
@@ -301,12 +301,11 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             position_key(c, &ka, &kb, &kc)
             bucket = tt_bucket(tt, ka, kb, kc)
             st_prefetch(bucket)
-        total = remaining_total(c)
-        if c.use_bounds:
-            sure_bounds(c, total, &lo, &hi)
-        else:
-            lo = 0
-            hi = total
+        value_range(c, &lo, &hi)
+        if c.use_bounds and c.mode == MODE_POINTS and not (c.nmar or c.wasche_tricks):
+            sure_points(c, sure)
+            lo = c.trick_scale * sure[c.max_side]
+            hi -= c.trick_scale * sure[1 - c.max_side]
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -327,7 +326,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     legal = legal_mask(c, seat)
     if c.use_merge:
         legal = merge_equivalent(c, legal)
-    maximize = c.side[seat] == 0
+    maximize = c.side[seat] == c.max_side
     best = -INF if maximize else INF
     bestmove = 255
     # Stage 1: the move that was best here before, without scoring the others.
@@ -383,15 +382,11 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
 
 
 cdef int greedy_playout(Ctx* c) noexcept nogil:
-    """What side 0 takes if every seat plays the card the move ordering likes best: a cheap
-    first guess for the exact search."""
-    cdef int played[MAXPLY]
-    cdef int seats[MAXPLY]
-    cdef int leaders[MAXPLY]
-    cdef int winners[MAXPLY]
-    cdef int drews[MAXPLY]
+    """What the maximising side gains if every seat plays the card the move ordering likes
+    best: a cheap first guess for the exact search."""
+    cdef Undo undo[MAXPLY]
     cdef int moves[MAXMOVES]
-    cdef int k = 0, seat, winner, total = 0, i
+    cdef int k = 0, seat, total = 0, i
     cdef uint64_t legal
     while c.tricks_left > 0 and k < MAXPLY:
         seat = to_move(c)
@@ -399,22 +394,13 @@ cdef int greedy_playout(Ctx* c) noexcept nogil:
         if not legal:
             break
         order_moves(c, seat, legal, moves, -1)
-        play_card(c, seat, moves[0])
-        played[k] = moves[0]
-        seats[k] = seat
-        drews[k] = -1
-        if c.tlen == c.nseats:
-            winner = trick_winner(c)
-            if c.side[winner] == 0:
-                total += trick_points(c)
-            leaders[k] = c.leader
-            winners[k] = winner
-            drews[k] = finish_trick(c, winner)
+        do_move(c, seat, moves[0], &undo[k])
+        total += undo[k].gain
         k += 1
+        if undo[k - 1].stop:
+            break
     for i in range(k - 1, -1, -1):
-        if drews[i] >= 0:
-            unfinish_trick(c, leaders[i], winners[i], drews[i])
-        unplay_card(c, seats[i], played[i])
+        undo_move(c, &undo[i])
     return total
 
 

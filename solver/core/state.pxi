@@ -66,6 +66,20 @@ ctypedef struct Ctx:
     int stock[MAXSTOCK]
     int stock_len
     uint64_t nomerge            # cards never merged with their neighbours
+    # --- the objective (see objective.pxi) ---
+    int max_side
+    int mode
+    int trick_scale
+    int extra_own
+    int extra_other
+    int nmar                    # marriages: King, Ober, value
+    int mar_k[4]
+    int mar_o[4]
+    int mar_val[4]
+    uint64_t mar_cards
+    int wasche_tricks           # the last this many tricks won by one side bring wasche_value
+    int wasche_value
+    int tag                     # history the value depends on (objective.pxi)
     int nvc                     # value classes: sum of values = sum vc_val * popcount
     int vc_val[MAXVC]
     uint64_t vc_mask[MAXVC]
