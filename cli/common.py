@@ -6,6 +6,7 @@ Exit status: 0 success; 2 bad input (one line on stderr naming file, key and pro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -76,9 +77,33 @@ rule_option = click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE
                            help="Set a rule option, overriding the deal file's [rules] "
                                 "(repeatable), e.g. --rule must_head=true.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+objective_option = click.option(
+    "--objective", type=click.Choice(["score", "total"]), default="score", show_default=True,
+    help="What perfect play maximises: the game's score (win, Schneider, tout, ...) or the raw "
+         "total of tricks, points or honours.  The totals reported are always the raw ones.")
 tt_option = click.option("--tt-mb", "tt_mb", type=click.IntRange(1, 65536), default=64, show_default=True,
                          help="Transposition table size in megabytes (memory stays within it).")
 
 
-def stdout_is_quiet() -> bool:
-    return not sys.stderr.isatty()
+@contextlib.contextmanager
+def progress_bar(label: str, quiet: bool = False):
+    """A progress bar on standard error for long work, shown only on a terminal.  Yields an
+    ``update(done, total)`` callback."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    state: dict = {}
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in state:
+            state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr,
+                                             show_eta=True, show_pos=True)
+            state["bar"].__enter__()
+        state["bar"].update(done - state.get("done", 0))
+        state["done"] = done
+
+    try:
+        yield update
+    finally:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)

@@ -8,6 +8,7 @@ import solver
 
 from .common import StichGroup
 from .solve import solve_command
+from .table import table_command
 
 
 @click.group(cls=StichGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,6 +23,7 @@ def main() -> None:
 
 
 main.add_command(solve_command)
+main.add_command(table_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

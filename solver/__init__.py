@@ -10,8 +10,10 @@ from .cards import Card, parse_card, parse_cards
 from .deal import Deal, DealError, Pile, load, loads
 from .games import GAMES
 from .position import IllegalMove, Position
-from .solve import MoveValue, Result, SolverError, solve
+from .objectives import SolverError
+from .outcome import Outcome
+from .solve import MoveValue, Result, solve
 
 __all__ = ["Card", "Deal", "DealError", "GAMES", "IllegalMove", "MoveValue", "Pile", "Position",
-           "Result", "SolverError", "load", "loads", "parse_card", "parse_cards", "solve"]
+           "Outcome", "Result", "SolverError", "load", "loads", "parse_card", "parse_cards", "solve"]
 __version__ = "0.1.0"

@@ -20,7 +20,7 @@ from .games import GAMES, Game, OptionError, RuleSet
 from .position import IllegalMove, Position
 
 KNOWN_KEYS = ("game", "cards", "trump", "leader", "hands", "piles", "stock", "play", "taken",
-              "rules", "players", "declarer")
+              "rules", "players", "declarer", "all_passed")
 
 
 class DealError(ValueError):
@@ -70,6 +70,7 @@ class Deal:
     trump: int | None = None                      # as written; see ``trump_suit``
     rules: dict[str, Any] = field(default_factory=dict)   # options as written
     declarer: int | None = None
+    all_passed: bool = False                      # Scharwenzel: clubs trump because all passed
     source: str = field(default="<deal>", compare=False)
 
     # --- derived -----------------------------------------------------------------------------
@@ -105,8 +106,11 @@ class Deal:
         hands = [list(self.hands.get(s + 1, ())) for s in range(n)]
         piles = [[[p.up] if p.down is None else [p.down, p.up] for p in self.piles.get(s + 1, ())]
                  for s in range(n)]
+        # Scharwenzel counts tricks, so `taken` says how many each side won; in the point games
+        # a side with points in `taken` has won at least one trick (and, we assume, none if 0).
+        prior = list(self.taken) if self.rule_set.unit == "tricks" else [int(t > 0) for t in self.taken]
         return Position(self.rule_set, hands, piles, list(self.stock), self.leader - 1,
-                        points=list(self.taken), notation=self.notation)
+                        points=list(self.taken), notation=self.notation, prior_tricks=prior)
 
     def position(self) -> Position:
         """The position to solve: the start with every card of ``play`` played."""
@@ -151,6 +155,8 @@ class Deal:
             lines.append(f"trump = {_q(suit_name(self.trump, n))}")
         if self.declarer is not None:
             lines.append(f"declarer = {self.declarer}")
+        if self.all_passed:
+            lines.append("all_passed = true")
         lines.append(f"leader = {self.leader}")
         if self.taken != (0, 0):
             lines.append(f"taken = [{self.taken[0]}, {self.taken[1]}]")
@@ -261,13 +267,14 @@ class _Reader:
                      for seat, key, value in self._seats("hands", table, players)}
         stock = tuple(self._cards("stock", data["stock"], notation)) if "stock" in data else ()
         declarer = self._seat_key("declarer", players, game == "scharwenzel")
+        all_passed = self._all_passed(game)
         leader = self._leader(game, players, rules, declarer, spec)
-        trump = self._trump(game, rules, spec)
+        trump = self._trump(game, rules, spec, all_passed)
         play = self._play(notation)
         taken = self._taken()
         deal = Deal(game=game, notation=notation, players=players, leader=leader, hands=hands,
                     piles=piles, stock=stock, play=play, taken=taken, trump=trump, rules=rules,
-                    declarer=declarer, source=self.source)
+                    declarer=declarer, all_passed=all_passed, source=self.source)
         self._check_cards(deal)
         self._check_counts(deal)
         if game == "schafkopf2" and deal._card17_mode() and deal.trump_suit is None:
@@ -394,7 +401,21 @@ class _Reader:
             return declarer
         return 1
 
-    def _trump(self, game: str, rules: dict, spec: Game) -> int | None:
+    def _all_passed(self, game: str) -> bool:
+        if "all_passed" not in self.data:
+            return False
+        value = self.data["all_passed"]
+        if game != "scharwenzel":
+            raise self.fail("all_passed", "only Scharwenzel has a bidding where all can pass")
+        if not isinstance(value, bool):
+            raise self.fail("all_passed", f"must be true or false, not {value!r}")
+        return value
+
+    def _trump(self, game: str, rules: dict, spec: Game, all_passed: bool = False) -> int | None:
+        if all_passed:
+            if "trump" in self.data and parse_suit(str(self.data["trump"])) != 0:
+                raise self.fail("trump", "all_passed = true means clubs are trump")
+            return 0
         if "trump" not in self.data:
             if game == "scharwenzel":
                 raise self.fail("trump", "missing: Scharwenzel needs the trump suit named by the declarer")

@@ -24,7 +24,9 @@ class TrickRecord:
     leader: int
     cards: list[Card]
     winner: int
-    points: int
+    points: int                     # what the trick itself brought its winner (bonuses included)
+    marriage: int = 0               # points the leader announced with its lead card
+    wasche: int = 0                 # points for winning all of the last tricks (Mariage)
 
 
 @dataclass
@@ -41,6 +43,8 @@ class Position:
     trick: list[Card] = field(default_factory=list)
     history: list[TrickRecord] = field(default_factory=list)
     notation: str = "french"                 # only for the wording of reasons
+    prior_tricks: list[int] = field(default_factory=lambda: [0, 0])  # won before the history
+    announced: int = 0                       # marriage announced with this trick's lead
 
     # --- what is where ---------------------------------------------------------------------
 
@@ -81,6 +85,37 @@ class Position:
 
     def stock_phase(self) -> bool:
         return bool(self.stock)
+
+    def marriage_announced(self, card: Card) -> int:
+        """What leading ``card`` now would announce: a marriage is announced by leading its
+        King or Ober while the other lies face up, once the leader's side has won a trick."""
+        if self.trick or not self.rules.marriages:
+            return 0
+        seat = self.to_move
+        if not self.has_won(self.rules.side(seat)):
+            return 0
+        face_up = self.playable(seat)
+        for king, ober, worth in self.rules.marriages:
+            if card in (king, ober) and king in face_up and ober in face_up:
+                return worth
+        return 0
+
+    def has_won(self, side: int) -> bool:
+        """Has ``side`` won a trick, in the known history or before it (``taken``)?"""
+        return self.tricks_won[side] + self.prior_tricks[side] > 0
+
+    def wasche_run(self) -> int | None:
+        """The side that has won every trick of the last-tricks window so far (None: nobody,
+        or the window has not started, or it started before the tricks we know)."""
+        n, _ = self.rules.wasche
+        if not n:
+            return None
+        total = len(self.history) + self.tricks_left()
+        first = total - n                       # index of the first trick of the window
+        if first < 0 or len(self.history) <= first:
+            return None
+        sides = {self.rules.side(r.winner) for r in self.history[first:]}
+        return sides.pop() if len(sides) == 1 else None
 
     # --- the follow rule -------------------------------------------------------------------
 
@@ -138,6 +173,9 @@ class Position:
         if reason is not None:
             raise IllegalMove(reason)
         seat = self.to_move
+        self.announced = self.marriage_announced(card) if not self.trick else self.announced
+        if not self.trick and self.announced:
+            self.points[self.rules.side(seat)] += self.announced
         if self.rules.layout == "piles":
             for pile in self.piles[seat]:
                 if pile and pile[-1] == card:
@@ -154,7 +192,8 @@ class Position:
         rules = self.rules
         winner = (self.leader + rules.trick_winner(self.trick)) % self.seats
         points = sum(rules.values[c] for c in self.trick) + rules.trick_bonus
-        record = TrickRecord(self.leader, list(self.trick), winner, 0)
+        record = TrickRecord(self.leader, list(self.trick), winner, 0, marriage=self.announced)
+        self.announced = 0
         self.trick = []
         if self.stock:                       # the winner draws first, then the others in turn
             for k in range(self.seats):
@@ -167,10 +206,13 @@ class Position:
         self.tricks_won[side] += 1
         self.leader = winner
         self.history.append(record)
+        if self.cards_left() == 0 and rules.wasche[0] and self.wasche_run() == side:
+            record.wasche = rules.wasche[1]
+            self.points[side] += record.wasche
         return record
 
     def copy(self) -> "Position":
         return Position(self.rules, [list(h) for h in self.hands],
                         [[list(p) for p in piles] for piles in self.piles], list(self.stock),
                         self.leader, list(self.points), list(self.tricks_won), list(self.trick),
-                        list(self.history), self.notation)
+                        list(self.history), self.notation, list(self.prior_tricks), self.announced)

@@ -10,7 +10,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from .cards import Card
+from .cards import Card, suit_name
 from .deal import Deal
 from .games.base import RuleSet
 from .position import Position
@@ -91,16 +91,41 @@ def line_table(result: Result) -> str:
                     tablefmt="simple")
 
 
+def move_outcome_text(move, rules: RuleSet) -> str:
+    if move.level is None:
+        return ""
+    if move.winner is None:
+        return move.level
+    return f"{side_label(rules, move.winner - 1)}: {move.level}"
+
+
 def moves_table(result: Result) -> str:
     """Every legal card, optimal ones first, with what it costs the player to move."""
     deal = result.deal
-    own = deal.rule_set.side(result.to_move - 1)
+    rules = deal.rule_set
+    own = rules.side(result.to_move - 1)
+    sign = 1 if own == 0 else -1
     rows = []
-    for move in sorted(result.moves, key=lambda m: (result.totals[own] - m.totals[own], m.group)):
+    ordered = sorted(result.moves, key=lambda m: (not m.optimal, -sign * (m.rank or 0),
+                                                  result.totals[own] - m.totals[own], m.group))
+    for move in ordered:
         loss = move.totals[own] - result.totals[own]
         rows.append([card_text(move.card, deal), f"{move.totals[0]} - {move.totals[1]}",
-                     "*" if move.optimal else "", f"{loss:+d}" if loss else ""])
-    return tabulate(rows, headers=["card", "totals", "optimal", "vs best"], tablefmt="simple")
+                     f"{loss:+d}" if loss else "", move_outcome_text(move, rules),
+                     "*" if move.optimal else ""])
+    return tabulate(rows, headers=["card", "totals", "vs best", "outcome (play for score)", "optimal"],
+                    tablefmt="simple")
+
+
+def matadors_table(deal: Deal) -> str:
+    """Scharwenzel: who holds matadors under each possible trump (a property of the deal)."""
+    from .games.scharwenzel import matadors
+    rows = []
+    for suit in range(4):
+        side, count, cards = matadors(deal.hands, suit)
+        rows.append([suit_name(suit, deal.notation), side_label(deal.rule_set, side) if side is not None else "-",
+                     count or "-", cards_text(cards, deal) if cards else ""])
+    return tabulate(rows, headers=["trump", "held by", "matadors", "cards"], tablefmt="simple")
 
 
 def solve_report(result: Result) -> str:
@@ -114,12 +139,20 @@ def solve_report(result: Result) -> str:
     if result.to_move is None:
         out.append(f"The deal is over. {totals_text(deal, result.totals)}")
         return "\n".join(out)
-    out.append(f"Double-dummy result: {totals_text(deal, result.totals)}")
+    out.append(f"Double-dummy totals: {totals_text(deal, result.totals)}")
+    out.append(f"Outcome (playing for the {'score' if result.objective == 'score' else 'totals'}): "
+               f"{result.outcome.text}")
+    if result.line_totals != result.totals:
+        out.append(f"(the line below plays for the score and ends at {totals_text(deal, result.line_totals)})")
     out.append(f"({result.nodes:,} nodes, {result.seconds * 1000:.1f} ms)")
     if result.moves:
         out += ["", f"Cards of seat {result.to_move} (to play):", moves_table(result)]
     if result.line_tricks:
         out += ["", "One optimal line:", line_table(result)]
+    for seat, card, points in result.announcements:
+        out.append(f"seat {seat} announces a marriage with {card_text(card, deal)}: {points}")
+    if deal.game == "scharwenzel":
+        out += ["", "Matadors (the deal as given, for each trump):", matadors_table(deal)]
     return "\n".join(out)
 
 
@@ -128,10 +161,17 @@ def solve_json(result: Result) -> dict:
     return {
         "game": deal.game,
         "unit": deal.rule_set.unit,
+        "objective": result.objective,
         "totals": list(result.totals),
+        "outcome": result.outcome.as_json(),
         "line": [card_text(c, deal) for c in result.line],
+        "line_totals": list(result.line_totals),
         "moves": [{"card": card_text(m.card, deal), "totals": list(m.totals), "optimal": m.optimal,
-                   "group": m.group} for m in result.moves],
+                   "group": m.group,
+                   "outcome": {"level": m.level, "winner": m.winner} if m.level is not None else None}
+                  for m in result.moves],
+        "announcements": [{"seat": seat, "card": card_text(card, deal), "points": points}
+                          for seat, card, points in result.announcements],
         "to_move": result.to_move,
         "already_won": list(result.start_points),
         "tricks": [{"leader": leader, "cards": [card_text(c, deal) for c in cards], "winner": winner}
@@ -139,3 +179,42 @@ def solve_json(result: Result) -> dict:
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
     }
+
+
+def _cell_text(cell, deal: Deal) -> str:
+    outcome = cell.outcome
+    tricks = f"{cell.totals[0]}–{cell.totals[1]}"
+    if outcome.winner is None:
+        return f"{tricks} {outcome.level}"
+    who = side_label(deal.rule_set, outcome.winner - 1).replace("seats ", "").replace("seat ", "")
+    extra = f"{outcome.level} " if outcome.level not in ("win",) else ""
+    hooks = f" +{outcome.hooks}┐" if outcome.hooks else ""
+    return f"{tricks} {who} {extra}{outcome.score}{hooks}"
+
+
+def table_report(table) -> str:
+    """The double-dummy table as a grid: trumps down, first leaders across (Scharwenzel)."""
+    deal = table.deal
+    out = [headline(deal), ""]
+    if table.ignored_play:
+        out.append("(the table is of the deal as dealt: the cards in `play` are not played)")
+    if deal.game == "scharwenzel":
+        leaders = sorted({c.leader for c in table.cells})
+        rows = [[suit_name(suit, deal.notation)] + [_cell_text(table.cell(suit, leader), deal) for leader in leaders]
+                for suit in range(4)]
+        out.append("Tricks of seats 1+3 – seats 2+4, the winning side and its score, by trump and "
+                   "first leader:")
+        out.append(tabulate(rows, headers=["trump"] + [f"seat {l} leads" for l in leaders], tablefmt="simple"))
+        out += ["", "Trump each seat should name as declarer"
+                + (" (the declarer leads):" if deal.options["first_leader"] == "declarer"
+                   else f" (seat {deal.leader} leads):")]
+        rows = [[seat, suit_name(suit, deal.notation), _cell_text(table.cell(suit, seat if deal.options["first_leader"] == "declarer" else deal.leader), deal)]
+                for seat, suit in table.best_trump.items()]
+        out.append(tabulate(rows, headers=["declarer", "trump", "result"], tablefmt="simple"))
+        out += ["", "Matadors:", matadors_table(deal)]
+    else:
+        rows = [[suit_name(c.trump, deal.notation), f"{c.totals[0]} – {c.totals[1]}", c.outcome.text]
+                for c in table.cells]
+        out.append(f"Seat {table.cells[0].leader} leads; the deal under each trump of the card17 mode:")
+        out.append(tabulate(rows, headers=["trump", "card points", "outcome"], tablefmt="simple"))
+    return "\n".join(out)

@@ -1,8 +1,10 @@
-"""Solving a deal: the double-dummy value, every legal card's value and one optimal line.
+"""Solving a deal: the double-dummy totals, the outcome, every legal card's value, one line.
 
-Data flows one way: Deal -> Position (replayed ``play``) -> Tables -> Engine (the core) ->
-``Result``.  The engine counts what side 0 (seat 1's side) still takes; this module turns that
-into the final totals of both sides, counting ``taken`` and the tricks already played.
+Data flows one way: Deal -> Position (``play`` replayed) -> Tables -> Engine (the core) ->
+``Result``.  ``totals`` are always the final totals under perfect play for the totals (the
+contract of ``stich solve``).  The objective decides the rest: with ``score`` (the default)
+the outcome is the best one each side can force in the game's own terms, the line keeps it,
+and the optimal cards are those that keep it; with ``total`` all three follow the totals.
 """
 
 from __future__ import annotations
@@ -13,24 +15,28 @@ from dataclasses import dataclass, field
 from ._search import Engine
 from .cards import Card
 from .deal import Deal
+from .objectives import OBJECTIVES, Searcher, SolverError
+from .outcome import Outcome
 from .position import Position
-from .tables import Tables, compile_position
 
 DEFAULT_TT_MEGABYTES = 64
 
-
-class SolverError(RuntimeError):
-    """The solver contradicted itself (a bug, never bad input)."""
+__all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "new_engine", "solve",
+           "replay_line"]
 
 
 @dataclass(frozen=True)
 class MoveValue:
-    """One legal card of the player to move and the totals it leads to with best play after."""
+    """One legal card of the player to move: the totals it leads to with best play after it,
+    and the outcome level it leads to when both sides play for the score."""
 
     card: Card
     totals: tuple[int, int]
-    optimal: bool
-    group: int          # cards with the same group number are equivalent (same value always)
+    optimal: bool       # optimal under the objective solved for
+    group: int          # cards with the same group number are equivalent (always the same value)
+    level: str | None = None     # outcome it forces ("win for the first", "schneider", ...), if ranked
+    winner: int | None = None    # 1, 2 or None (a draw), with ``level``
+    rank: int | None = None      # position on the game's ladder (higher: better for seat 1's side)
 
 
 @dataclass(frozen=True)
@@ -38,14 +44,18 @@ class Result:
     """The double-dummy result of a position."""
 
     deal: Deal
+    objective: str
     totals: tuple[int, int]          # final totals of seat 1's side and the other side
+    outcome: Outcome                 # what the line's end scores: the forced outcome
     line: tuple[Card, ...]           # one optimal continuation to the end of the deal
+    line_totals: tuple[int, int]     # the totals at the end of that line
     moves: tuple[MoveValue, ...]     # every legal card of the player to move
     to_move: int | None              # 1-based seat to move, None when the deal is over
     nodes: int                       # search nodes, comparable run to run
     seconds: float
     start_points: tuple[int, int] = (0, 0)   # already won before the position (taken + play)
     line_tricks: tuple[tuple[int, tuple[Card, ...], int], ...] = field(default=())
+    announcements: tuple[tuple[int, Card, int], ...] = ()   # (seat, card, points) along the line
 
     @property
     def unit(self) -> str:
@@ -56,85 +66,84 @@ def new_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Engine:
     return Engine(tt_megabytes)
 
 
-def prepare(position: Position, engine: Engine) -> Tables:
-    tables = compile_position(position)
-    engine.setup(tables.as_dict())
-    return tables
+def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+          engine: Engine | None = None, with_moves: bool = True, keep_tt: bool = False) -> Result:
+    """Solve the position of ``deal`` exactly.
 
-
-def solve(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, engine: Engine | None = None,
-          with_moves: bool = True, with_line: bool = True) -> Result:
-    """Solve the position of ``deal`` exactly (both sides maximise their own final total)."""
+    ``engine``: reuse an engine (its table is kept only with ``keep_tt``, for another position
+    of the same deal and rules)."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
     position = deal.position()
     base = (position.points[0], position.points[1])
+    game = deal.game_spec
     if position.is_over():
-        return Result(deal, base, (), (), None, 0, time.perf_counter() - started, base)
+        return Result(deal, objective, base, game.outcome(position, deal), (), base, (), None, 0,
+                      time.perf_counter() - started, base)
     engine = engine or new_engine(tt_megabytes)
     engine.new_search()
-    tables = prepare(position, engine)
+    searcher = Searcher.start(deal, position, engine, keep_tt)
     engine.reset_nodes()
+    constant = position.rules.constant_sum
     remaining = engine.remaining
-    value = engine.value()
+    value = searcher.value()
+
+    def totals_of(v: int) -> tuple[int, int] | None:
+        return (base[0] + v, base[1] + remaining - v) if constant else None
+
+    totals = totals_of(value)
+    rung = searcher.forced_rung(totals[0] if totals else None) if objective == "score" else None
+
     moves: list[MoveValue] = []
-    child_values: dict[int, int] = {}
     if with_moves:
-        for group_no, group in enumerate(engine.classes()):
-            gain = engine.push(group[0])
-            child = gain + engine.value(value - gain)
-            engine.pop()
-            child_values[group[0]] = child
+        for group_no, group in enumerate(searcher.classes()):
+            card = group[0]
+            gain = searcher.push(card)
+            child = gain + searcher.value(value - gain)
+            child_totals = totals_of(child)
+            if child_totals is None:        # extras: follow the child's line to see both totals
+                rest = searcher.line(child - gain)
+                child_totals = tuple(replay_line(searcher.position, [searcher.tables.cards[i] for i in rest])[2].points)
+            child_rung = searcher.forced_rung(child_totals[0] if constant else None)
+            searcher.pop()
+            optimal = child_rung.rank == rung.rank if rung is not None else child == value
             for index in group:
-                moves.append(MoveValue(tables.cards[index], (base[0] + child, base[1] + remaining - child),
-                                       child == value, group_no))
-    line = optimal_line(engine, position, value, child_values) if with_line else []
-    totals = (base[0] + value, base[1] + remaining - value)
-    cards = tuple(tables.cards[i] for i in line)
-    tricks = check_line(position, cards, totals) if with_line else ()
-    return Result(deal, totals, cards, tuple(moves), position.to_move + 1, engine.nodes,
-                  time.perf_counter() - started, base, tricks)
+                moves.append(MoveValue(searcher.tables.cards[index], child_totals, optimal, group_no,
+                                       child_rung.text if child_rung else None,
+                                       (child_rung.winner + 1 if child_rung.winner is not None else None)
+                                       if child_rung else None,
+                                       child_rung.rank if child_rung else None))
+
+    line = searcher.line(value, rung.rank if rung is not None else None)
+    cards = tuple(searcher.tables.cards[i] for i in line)
+    tricks, announcements, final = replay_line(position, cards)
+    line_totals = (final.points[0], final.points[1])
+    outcome = game.outcome(final, deal)
+    if totals is None:                      # extras: the totals are those of the best line
+        totals = line_totals
+    if rung is None and line_totals != totals:
+        raise SolverError(f"the optimal line ends at {list(line_totals)}, not {list(totals)}")
+    if rung is not None and outcome.rank != rung.rank:
+        raise SolverError(f"the line ends {outcome.level}, not the forced {rung.level}")
+    return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
+                  position.to_move + 1, engine.nodes, time.perf_counter() - started, base,
+                  tricks, announcements)
 
 
-def optimal_line(engine: Engine, position: Position, value: int,
-                 known: dict[int, int] | None = None) -> list[int]:
-    """Follow optimal cards to the end: at each step the first card whose child keeps the
-    value, checked with one null-window search (the transposition table makes these cheap).
-    ``known`` gives the values of the first cards when they were already searched."""
-    sides = [position.rules.side(s) for s in range(position.seats)]
-    line: list[int] = []
-    current = value
-    try:
-        while engine.tricks_left > 0:
-            maximise = sides[engine.to_move] == 0
-            for group in engine.classes():
-                card = group[0]
-                if not line and known and known.get(card) != current:
-                    continue
-                gain = engine.push(card)
-                rest = current - gain
-                if (not line and known) or (engine.test(rest) if maximise else not engine.test(rest + 1)):
-                    break
-                engine.pop()
-            else:
-                raise SolverError("no card keeps the value: the search contradicts itself")
-            line.append(card)
-            current = rest
-    finally:
-        for _ in line:
-            engine.pop()
-    if current != 0:
-        raise SolverError(f"the line ends {current} away from the value")
-    return line
-
-
-def check_line(position: Position, line: tuple[Card, ...], totals: tuple[int, int]):
-    """Play the line with the referee: it must be legal and end exactly at ``totals``."""
+def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:
+    """Play a line with the referee (it must be legal) to the end: the tricks as (leader,
+    cards, winner) with 1-based seats, the marriages announced, and the final position."""
     referee = position.copy()
-    tricks = []
+    tricks, announcements = [], []
     for card in line:
+        seat = referee.to_move
+        announced = referee.marriage_announced(card)
+        if announced:
+            announcements.append((seat + 1, card, announced))
         record = referee.play(card)
         if record is not None:
             tricks.append((record.leader + 1, tuple(record.cards), record.winner + 1))
-    if not referee.is_over() or tuple(referee.points) != tuple(totals):
-        raise SolverError(f"the optimal line ends at {referee.points}, not {list(totals)}")
-    return tuple(tricks)
+    if not referee.is_over():
+        raise SolverError("the line stops before the end of the deal")
+    return tuple(tricks), tuple(announcements), referee

@@ -44,6 +44,9 @@ class Tables:
     leader: int = 0
     trick: list[int] = field(default_factory=list)
     nomerge: int = 0
+    marriages: list[tuple[int, int, int]] = field(default_factory=list)
+    wasche: tuple[int, int] = (0, 0)
+    tag: int = 0
 
     def mask(self, cards) -> int:
         m = 0
@@ -55,7 +58,7 @@ class Tables:
         return {name: getattr(self, name) for name in (
             "seats", "side", "suit", "value", "under", "suit_mask", "trump", "trump_mask",
             "rule_main", "rule_stock", "trick_bonus", "last_bonus", "stock_layout", "hand",
-            "playable", "stock", "leader", "trick", "nomerge")}
+            "playable", "stock", "leader", "trick", "nomerge", "marriages", "wasche", "tag")}
 
 
 def _rule(rule: FollowRule) -> tuple[int, int, int]:
@@ -105,5 +108,27 @@ def compile_position(position: Position) -> Tables:
         trick_bonus=rules.trick_bonus, last_bonus=rules.last_trick_bonus,
         stock_layout=rules.layout == "stock",
         hand=hand, playable=playable, stock=[index[c] for c in position.stock],
-        leader=position.leader, trick=[index[c] for c in position.trick])
+        leader=position.leader, trick=[index[c] for c in position.trick],
+        marriages=[(index[k], index[o], worth) for k, o, worth in rules.marriages],
+        wasche=rules.wasche, tag=history_tag(position))
     return tables
+
+
+def history_tag(position: Position) -> int:
+    """The bits of history the Mariage variant depends on, as the core keeps them
+    (core/objective.pxi): which sides have won a trick, and the run in the last-tricks window
+    (0 not reached, 1 + side: that side won all of it so far, 3 broken or unknown)."""
+    rules = position.rules
+    tag = 0
+    if rules.marriages:
+        tag |= sum(1 << side for side in (0, 1) if position.has_won(side))
+    n = rules.wasche[0]
+    if n:
+        left = position.tricks_left()
+        done = n - left                          # window tricks already finished
+        if done > 0:
+            window = position.history[-done:] if len(position.history) >= done else None
+            sides = {rules.side(r.winner) for r in window} if window else set()
+            run = 1 + sides.pop() if len(sides) == 1 else 3
+            tag |= run << 2
+    return tag

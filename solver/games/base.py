@@ -83,6 +83,8 @@ class RuleSet:
     stock_follow: FollowRule = FREE  # while the stock lasts
     trick_bonus: int = 0            # added to every trick (Scharwenzel counts tricks)
     last_trick_bonus: int = 0
+    marriages: tuple[tuple[Card, Card, int], ...] = ()   # King, Ober, value when announced
+    wasche: tuple[int, int] = (0, 0)   # (n, value): winning all of the last n tricks earns value
     options: dict[str, Any] = field(default_factory=dict)
     effective_suit: dict[Card, int] = field(init=False, repr=False, compare=False)
     power: dict[Card, int] = field(init=False, repr=False, compare=False)
@@ -105,6 +107,11 @@ class RuleSet:
 
     def side(self, seat: int) -> int:
         return seat % 2
+
+    @property
+    def constant_sum(self) -> bool:
+        """Whatever one side wins the other loses (no extras outside the tricks)."""
+        return not self.marriages and not self.wasche[0]
 
     def is_trump(self, card: Card) -> bool:
         return self.trump is not None and self.effective_suit[card] == self.trump
@@ -140,6 +147,8 @@ class Game:
     options: tuple[Option, ...]
     build: Callable[..., RuleSet]
     seat_counts: tuple[int, ...] = (2,)
+    outcome: Callable[..., Any] | None = None   # (final Position, Deal) -> Outcome
+    ladder: Callable[..., Any] | None = None    # (Position, Deal) -> list of Rung, [] if none
 
     def option(self, name: str) -> Option:
         for option in self.options:

@@ -8,6 +8,7 @@ stock is empty a player must follow suit (``must_head``: and beat the card led i
 from __future__ import annotations
 
 from ..cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
+from ..outcome import ALWAYS, AtLeast, Outcome, Rung
 from .base import FREE, FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
@@ -33,5 +34,60 @@ def build(trump: int | None, options: dict, players: int = 2) -> RuleSet:
         stock_follow=FREE, options=dict(options))
 
 
+# --- scoring -----------------------------------------------------------------------------------
+
+SEAT_NAMES = ("forehand (seat 1)", "dealer (seat 2)")
+
+
+def score_steps(scoring: str) -> tuple[tuple[int, int], ...]:
+    """(honours needed, score), highest first: lines 11/15/20 -> 1/2/3; graded 11-13 1,
+    14-15 2, 16-17 3, 18-19 4, 20 5."""
+    if scoring == "graded":
+        return ((20, 5), (18, 4), (16, 3), (14, 2), (11, 1))
+    return ((20, 3), (15, 2), (11, 1))
+
+
+def level_name(honours: int) -> str:
+    """The level in the lines sense whatever the scoring: 11+ simple, 15+ Schneider, 20 Schwarz."""
+    return "schwarz" if honours >= 20 else "schneider" if honours >= 15 else "simple"
+
+
+def outcome(final, deal):
+    p = final.points
+    steps = score_steps(deal.options["scoring"])
+    winner = 0 if p[0] >= 11 else 1 if p[1] >= 11 else None
+    if winner is None:
+        text = ("Ständer (10–10): no score, the next game counts double" if p[0] == p[1] == 10
+                else f"{p[0]}–{p[1]}: neither side reached 11 honours, no score")
+        return Outcome(None, "staender", 0, text, rank=len(steps))
+    won = p[winner]
+    score = next(points for need, points in steps if won >= need)
+    place = next(i for i, (need, _) in enumerate(steps) if won >= need)
+    level = level_name(won)
+    rank = len(steps) + 1 + (len(steps) - 1 - place) if winner == 0 else place
+    words = {"simple": "a simple game", "schneider": "Schneider", "schwarz": "Schwarz"}[level]
+    return Outcome(winner + 1, level, score, f"{SEAT_NAMES[winner].capitalize()} wins {words} with "
+                                             f"{won}–{p[1 - winner]} honours: {score}", rank=rank)
+
+
+def ladder(position, deal):
+    """Seat 1's side, best first: each score step it can reach, no score, then each step of
+    the other side (a threshold on seat 1's honours, as the total is fixed)."""
+    steps = score_steps(deal.options["scoring"])
+    total = sum(position.points) + sum(position.rules.values[c] for c in position.in_play())
+    rungs = [Rung(2 * len(steps) - i, level_name(need), 0, AtLeast(need), f"{level_name(need)} ({score})")
+             for i, (need, score) in enumerate(steps)]
+    rungs.append(Rung(len(steps), "staender", None, AtLeast(total - 10)))   # the other side < 11
+    asc = list(reversed(steps))
+    for i, (need, score) in enumerate(asc):
+        label = f"{level_name(need)} ({score})"
+        if i + 1 < len(asc):       # the other side wins, but below the next step
+            rungs.append(Rung(len(steps) - 1 - i, level_name(need), 1,
+                              AtLeast(total - asc[i + 1][0] + 1), label))
+        else:
+            rungs.append(Rung(0, level_name(need), 1, ALWAYS, label))
+    return rungs
+
+
 GAME = Game(name="elfern", title="Elfern", default_notation=FRENCH, layout="stock",
-            options=OPTIONS, build=build)
+            options=OPTIONS, build=build, outcome=outcome, ladder=ladder)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, GERMAN, HEARTS, JACK, KING, NINE, QUEEN,
                      SEVEN, SPADES, SUITS, TEN, Card)
+from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
 from .base import FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
@@ -55,13 +56,90 @@ def build(trump: int | None, options: dict, players: int = 2) -> RuleSet:
         if suit != trump_suit:
             plain[suit] = tuple(Card(suit, r) for r in (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
                                 if Card(suit, r) not in trumps)
+    marriages: tuple = ()
+    if options["mariage"]:
+        # Eichel-Ober and Grün-Ober are always trump Wenzels, so only Rot and Schellen marry.
+        marriages = tuple((Card(s, KING), Card(s, QUEEN), 40 if s == trump_suit else 20)
+                          for s in (HEARTS, DIAMONDS))
     return RuleSet(
         game="schafkopf2", unit="points", seats=2, layout="piles", deck=PACK,
         trump=trump_suit, trumps=trumps, plain=plain,
         values={c: VALUES.get(c.rank, 0) for c in PACK},
         follow=FollowRule(follow_suit=True, must_trump=True, must_beat=options["must_beat"]),
-        last_trick_bonus=10 if options["mariage"] else 0, options=dict(options))
+        last_trick_bonus=10 if options["mariage"] else 0, marriages=marriages,
+        wasche=(4, 20) if options["mariage"] else (0, 0), options=dict(options))
+
+
+# --- scoring -----------------------------------------------------------------------------------
+
+SEAT_NAMES = ("forehand (seat 1)", "dealer (seat 2)")
+STROKES = {"simple": 1, "schneider": 2, "schwarz": 4}
+NEXT_GAME = "the next game counts 2 / 3 / 5"
+
+
+def thresholds(options: dict) -> tuple[int, int]:
+    """(points to win, most points of a Schneider loser).  Mariage: 66 to win and the loser
+    is Schneider below 33 (half of 66), our reading of the variant; otherwise 61 and
+    ``schneider_at`` (30 or 29)."""
+    if options["mariage"]:
+        return (66, 32)
+    return (61, int(options["schneider_at"]))
+
+
+def outcome(final, deal):
+    p = final.points
+    win, schneider = thresholds(deal.options)
+    if deal.options["mariage"]:
+        winner = 0 if p[0] >= win and p[0] > p[1] else 1 if p[1] >= win and p[1] > p[0] else None
+    else:
+        winner = 0 if p[0] >= win else 1 if p[1] >= win else None
+    if winner is None:
+        text = (f"60–60: undecided, {NEXT_GAME}" if p[0] == p[1] == 60 and not deal.options["mariage"]
+                else f"{p[0]}–{p[1]}: undecided, neither side won ({win} needed)")
+        return Outcome(None, "tie", 0, text, rank=3)
+    loser = 1 - winner
+    if tricks_of(final, loser) == 0:
+        level = "schwarz"
+    elif p[loser] <= schneider:
+        level = "schneider"
+    else:
+        level = "simple"
+    strokes = STROKES[level]
+    words = {"simple": "simple", "schneider": "Schneider", "schwarz": "Schwarz"}[level]
+    rank = {"schwarz": 6, "schneider": 5, "simple": 4}[level] if winner == 0 else \
+        {"schwarz": 0, "schneider": 1, "simple": 2}[level]
+    return Outcome(winner + 1, level, strokes,
+                   f"{SEAT_NAMES[winner].capitalize()} wins {words} {p[winner]}–{p[loser]} "
+                   f"({strokes} stroke{'s' if strokes > 1 else ''})", rank=rank)
+
+
+def ladder(position, deal):
+    """Seat 1's side, best first: Schwarz, Schneider, simple, undecided, then the other side's
+    simple, Schneider, Schwarz.  Points levels are thresholds on seat 1's final points
+    (the total is fixed); Schwarz is a run of every remaining trick.  The Mariage variant
+    has extras outside the tricks, so no ladder: its outcome is that of the best line for
+    the difference of points."""
+    if deal.options["mariage"]:
+        return []
+    win, schneider = thresholds(deal.options)
+    left = position.tricks_left()
+    rest = sum(position.rules.values[c] for c in position.in_play())
+    total = sum(position.points) + rest
+    base = position.points
+    rungs = []
+    if not position.has_won(1) and base[0] + rest >= win:
+        rungs.append(Rung(6, "schwarz", 0, Streak(0, left)))
+    rungs.append(Rung(5, "schneider", 0, AtLeast(max(win, total - schneider))))
+    rungs.append(Rung(4, "simple", 0, AtLeast(win)))
+    rungs.append(Rung(3, "tie", None, AtLeast(total - win + 1)))
+    rungs.append(Rung(2, "simple", 1, AtLeast(total - max(win, total - schneider) + 1)))
+    if not position.has_won(0) and base[1] + rest >= win:
+        rungs.append(Rung(1, "schneider", 1, Streak(1, left, negate=True)))
+    else:
+        rungs.append(Rung(1, "schneider", 1, ALWAYS))
+    rungs.append(Rung(0, "schwarz", 1, ALWAYS))
+    return rungs
 
 
 GAME = Game(name="schafkopf2", title="Two-handed Wendish Schafkopf", default_notation=GERMAN,
-            layout="piles", options=OPTIONS, build=build)
+            layout="piles", options=OPTIONS, build=build, outcome=outcome, ladder=ladder)

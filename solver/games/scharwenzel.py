@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX,
                      SPADES, SUITS, TEN, Card, FRENCH)
+from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, first_run, tricks_of
 from .base import FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
@@ -62,5 +63,102 @@ def build(trump: int, options: dict, players: int = 4) -> RuleSet:
         trick_bonus=1, options=dict(options))
 
 
+
+
+# --- scoring -----------------------------------------------------------------------------------
+
+def matador_order(trump: int) -> tuple[Card, ...]:
+    """♣Q, T7, ♠Q, then the Jacks: the top of the trump suit, in order."""
+    return (Card(CLUBS, QUEEN), Card(trump, SEVEN), Card(SPADES, QUEEN), Card(CLUBS, JACK),
+            Card(SPADES, JACK), Card(HEARTS, JACK), Card(DIAMONDS, JACK))
+
+
+def matadors(hands: dict[int, tuple[Card, ...]], trump: int) -> tuple[int | None, int, tuple[Card, ...]]:
+    """(side, count, cards): the side holding ♣Q, T7 and ♠Q between its players counts 3, plus
+    one for each further trump in unbroken order from the top (♣J ♠J ♥J ♦J), at most 7.
+    ``hands`` are the hands as dealt (seat numbers from 1); (None, 0, ()) if nobody has them."""
+    holder = {card: (seat - 1) % 2 for seat, cards in hands.items() for card in cards}
+    order = matador_order(trump)
+    sides = {holder.get(card) for card in order[:3]}
+    if len(sides) != 1 or None in sides:
+        return (None, 0, ())
+    side = sides.pop()
+    count = 3
+    for card in order[3:]:
+        if holder.get(card) != side:
+            break
+        count += 1
+    return (side, count, order[:count])
+
+
+def win_points(trump: int, all_passed: bool) -> int:
+    """A win scores 4 with clubs trump (2 when clubs came from all passing), 2 otherwise."""
+    return 4 if trump == CLUBS and not all_passed else 2
+
+
+def _sides_text(side: int, players: int) -> str:
+    return "seats " + "+".join(str(s + 1) for s in range(players) if s % 2 == side)
+
+
+def outcome(final, deal):
+    players = deal.players
+    t = [tricks_of(final, 0), tricks_of(final, 1)]
+    majority = (t[0] + t[1]) // 2 + 1
+    base = win_points(final.rules.trump, deal.all_passed)
+    if t[0] == t[1]:
+        return Outcome(None, "bock", 0, f"Bock at {t[0]}–{t[1]}: no score now, the next deal's "
+                                        f"winner also gets {base}", rank=3)
+    w = 0 if t[0] > t[1] else 1
+    who = _sides_text(w, players)
+    if t[1 - w] == 0:
+        return Outcome(w + 1, "tout", base, f"{who.capitalize()} take every trick: tout, {base} "
+                                            f"points and a hook (two hooks if announced)",
+                       rank=6 if w == 0 else 0, hooks=1,
+                       bonuses={"win": base, "tout": True, "announced_tout_hooks": 2})
+    first = first_run(final, w, majority)[0] == "achieved"
+    mat_side, mat_count, _ = matadors(deal.hands, final.rules.trump)
+    mats = mat_count if mat_side == w else 0
+    score = base + (2 if first else 0) + mats
+    parts = [f"{base} for the win" + (" (clubs)" if base == 4 else "")]
+    if first:
+        parts.append("2 for the first")
+    if mats:
+        parts.append(f"{mats} matadors")
+    return Outcome(w + 1, "win", score, f"{who.capitalize()} win {t[w]}–{t[1 - w]}: "
+                                        f"{' + '.join(parts)} = {score}",
+                   rank=(5 if first else 4) if w == 0 else (1 if first else 2),
+                   bonuses={"win": base, "clubs_double": base == 4, "for_the_first": 2 if first else 0,
+                            "matadors": mats, "matadors_held": mat_count if mat_side == w else 0})
+
+
+def ladder(position, deal):
+    """Seat 1's side, best first: tout, win for the first, win, Bock, then the other side's
+    plain win, win for the first and tout.  The majority is of the tricks this deal has:
+    `taken` plus the tricks still to play (8, 6 or 4 in a whole deal)."""
+    left = position.tricks_left()
+    t0, t1 = tricks_of(position, 0), tricks_of(position, 1)
+    whole = t0 + t1 + left        # the tricks of this deal: a whole deal, or `taken` plus an ending
+    majority = whole // 2 + 1
+    rungs = []
+    if t1 == 0:
+        rungs.append(Rung(6, "tout", 0, Streak(0, left)))
+    status, need = first_run(position, 0, majority)
+    if status == "achieved":
+        rungs.append(Rung(5, "win", 0, ALWAYS, "win for the first"))
+    elif status == "alive":
+        rungs.append(Rung(5, "win", 0, Streak(0, need), "win for the first"))
+    rungs.append(Rung(4, "win", 0, AtLeast(majority)))
+    rungs.append(Rung(3, "bock", None, AtLeast(whole - majority + 1)))
+    status, need = first_run(position, 1, majority)
+    if status == "alive":
+        rungs.append(Rung(2, "win", 1, Streak(1, need, negate=True)))
+    elif status == "dead":
+        rungs.append(Rung(2, "win", 1, ALWAYS))
+    rungs.append(Rung(1, "win", 1, Streak(1, left, negate=True) if t0 == 0 else ALWAYS,
+                      "win for the first"))
+    rungs.append(Rung(0, "tout", 1, ALWAYS))
+    return rungs
+
+
 GAME = Game(name="scharwenzel", title="Scharwenzel", default_notation=FRENCH, layout="hands",
-            options=OPTIONS, build=build, seat_counts=PLAYERS)
+            options=OPTIONS, build=build, seat_counts=PLAYERS, outcome=outcome, ladder=ladder)

@@ -1,0 +1,101 @@
+"""The double-dummy table: one deal solved under every trump (and every first leader).
+
+Like the bridge solver's CalcDDtable.  Scharwenzel: every trump suit x every first leader,
+with the tricks and the deal score, and the trump each seat should name as declarer.
+Schafkopf2: the deal under each trump of the card17 mode.  The transposition table is kept
+between cells that share a trump (only the leader changes, so every stored position is still
+the same position); a new trump renumbers the cards, so the table starts afresh.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..cards import SUITS, suit_name
+from ..deal import Deal, DealError, loads
+from ..outcome import Outcome
+from ..solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+
+
+@dataclass(frozen=True)
+class Cell:
+    trump: int
+    leader: int
+    totals: tuple[int, int]
+    outcome: Outcome
+    nodes: int
+
+
+@dataclass(frozen=True)
+class Table:
+    deal: Deal
+    cells: tuple[Cell, ...]
+    best_trump: dict[int, int]          # seat (1-based) -> trump suit it should name
+    ignored_play: bool                  # the deal had `play`; the table is of the deal as dealt
+
+    def cell(self, trump: int, leader: int) -> Cell:
+        return next(c for c in self.cells if c.trump == trump and c.leader == leader)
+
+
+def signed_score(outcome: Outcome, side: int) -> tuple[int, int]:
+    """How good an outcome is for ``side``: hooks first, then points (a loss counts negative)."""
+    if outcome.winner is None:
+        return (0, 0)
+    sign = 1 if outcome.winner - 1 == side else -1
+    return (sign * outcome.hooks, sign * outcome.score)
+
+
+def variant(deal: Deal, **changes) -> Deal:
+    """The deal with other trump/leader/rules, checked again like a file."""
+    return loads(replace(deal, play=(), **changes).dump(), deal.source)
+
+
+def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective: str = "score",
+             progress=None) -> Table:
+    """Solve every cell.  ``progress(done, total)`` is called after each cell."""
+    if deal.game == "elfern":
+        raise DealError("Elfern has no trump to choose, so there is no table", "game", deal.source)
+    engine = new_engine(tt_megabytes)
+    cells: list[Cell] = []
+    if deal.game == "scharwenzel":
+        plan = [(suit, leader) for suit in SUITS for leader in range(1, deal.players + 1)]
+    else:
+        rules = dict(deal.rules)
+        if not deal.options["mariage"]:
+            rules["trump_mode"] = "card17"
+        plan = [(suit, deal.leader) for suit in SUITS]
+    for k, (suit, leader) in enumerate(plan):
+        if deal.game == "scharwenzel":
+            cell_deal = variant(deal, trump=suit, leader=leader, all_passed=False)
+        else:
+            cell_deal = variant(deal, trump=suit, leader=leader, rules=rules)
+        same_trump = k > 0 and plan[k - 1][0] == suit
+        result = solve(cell_deal, objective=objective, engine=engine, with_moves=False,
+                       keep_tt=same_trump)
+        cells.append(Cell(suit, leader, result.totals, result.outcome, result.nodes))
+        if progress:
+            progress(k + 1, len(plan))
+    best: dict[int, int] = {}
+    if deal.game == "scharwenzel":
+        by_declarer = deal.options["first_leader"] == "declarer"
+        for seat in range(1, deal.players + 1):
+            side = (seat - 1) % 2
+            leader = seat if by_declarer else deal.leader
+            best[seat] = max(SUITS, key=lambda s: (signed_score(_find(cells, s, leader).outcome, side),
+                                                   _find(cells, s, leader).totals[side], -s))
+    return Table(deal, tuple(cells), best, bool(deal.play))
+
+
+def _find(cells, trump, leader) -> Cell:
+    return next(c for c in cells if c.trump == trump and c.leader == leader)
+
+
+def table_json(table: Table) -> dict:
+    deal = table.deal
+    return {
+        "game": deal.game,
+        "cells": [{"trump": suit_name(c.trump, "french"), "leader": c.leader, "totals": list(c.totals),
+                   "outcome": c.outcome.as_json(), "nodes": c.nodes} for c in table.cells],
+        "best_trump": {str(seat): suit_name(suit, "french") for seat, suit in table.best_trump.items()},
+        "ignored_play": table.ignored_play,
+    }

@@ -1,0 +1,179 @@
+"""What "playing perfectly" means: for the totals, or for what the game scores.
+
+``total``: each side maximises its own final total (tricks, card points, honours); in the
+Mariage variant, where marriages and the Wäsche add points outside the tricks, the
+difference of the two totals.  ``score``: each side plays for the best outcome in the game's
+own terms (see ``solver.outcome``); the outcome both can force is found on the game's ladder
+with null-window and streak searches, never by solving the totals exactly.
+
+``Searcher`` wraps an engine set to a position of one deal and answers these questions;
+``line`` follows one optimal continuation for either objective.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ._search import Engine
+from .deal import Deal
+from .outcome import ALWAYS, AtLeast, Rung, Streak
+from .position import Position
+from .tables import Tables, compile_position
+
+OBJECTIVES = ("score", "total")
+
+
+class SolverError(RuntimeError):
+    """The solver contradicted itself (a bug, never bad input)."""
+
+
+def total_objective(position: Position) -> dict:
+    """Engine settings for the totals: side 0's points, or (with extras) the difference."""
+    if position.rules.constant_sum:
+        return {"mode": "points", "side": 0}
+    return {"mode": "points", "side": 0, "trick_scale": 2, "extra_own": 1, "extra_other": 1}
+
+
+@dataclass
+class Searcher:
+    """An engine set up on ``position`` (moved along with ``push``/``pop``, mirrored by a
+    referee so the game's history is known), answering questions about the current node."""
+
+    engine: Engine
+    deal: Deal
+    root: Position
+    tables: Tables
+
+    @classmethod
+    def start(cls, deal: Deal, position: Position, engine: Engine, keep_tt: bool = False) -> "Searcher":
+        tables = compile_position(position)
+        engine.setup(tables.as_dict(), keep_tt)
+        engine.objective(**total_objective(position))
+        searcher = cls(engine, deal, position, tables)
+        searcher.stack: list[Position] = [position.copy()]
+        searcher.gained: list[int] = [0]
+        return searcher
+
+    # --- moving ---------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self.stack[-1]
+
+    def push(self, card_index: int) -> int:
+        gain = self.engine.push(card_index)
+        child = self.position.copy()
+        child.play(self.tables.cards[card_index])
+        self.stack.append(child)
+        self.gained.append(self.gained[-1] + gain)
+        return gain
+
+    def pop(self) -> None:
+        self.engine.pop()
+        self.stack.pop()
+        self.gained.pop()
+
+    def classes(self) -> list[list[int]]:
+        return self.engine.classes()
+
+    def maximising(self) -> bool:
+        return self.root.rules.side(self.engine.to_move) == 0
+
+    # --- the totals -------------------------------------------------------------------------
+
+    def value(self, guess: int | None = None) -> int:
+        """Exact value under the total objective from the current node."""
+        return self.engine.value(guess)
+
+    def at_least(self, target: int) -> bool:
+        return self.engine.test(target)
+
+    def final_points_at_least(self, total: int) -> bool:
+        """Does side 0 end with at least ``total`` (constant-sum games)?"""
+        return self.engine.test(total - self.position.points[0])
+
+    # --- streaks and the ladder ---------------------------------------------------------------
+
+    def streak_at_least(self, side: int, tricks: int) -> bool:
+        """Can ``side`` win each of the next ``tricks`` tricks against any defence?"""
+        if tricks <= 0:
+            return True
+        if tricks > self.engine.tricks_left:
+            return False
+        self.engine.objective(mode="streak", side=side)
+        try:
+            return self.engine.test(tricks)
+        finally:
+            self.engine.objective(**total_objective(self.root))
+
+    def holds(self, condition: AtLeast | Streak) -> bool:
+        if condition is ALWAYS:
+            return True
+        if isinstance(condition, AtLeast):
+            return self.final_points_at_least(condition.total)
+        return self.streak_at_least(condition.side, condition.tricks) != condition.negate
+
+    def ladder(self) -> list[Rung]:
+        ladder = self.deal.game_spec.ladder
+        return ladder(self.position, self.deal) if ladder else []
+
+    def forced_rung(self, known_total: int | None = None) -> Rung | None:
+        """The best rung for side 0 that holds under perfect play (None: the game has no
+        ladder for these rules).  ``known_total``: side 0's exact final total, if known,
+        answers point thresholds without searching."""
+        for rung in self.ladder():
+            condition = rung.condition
+            if known_total is not None and isinstance(condition, AtLeast):
+                if condition is ALWAYS or known_total >= condition.total:
+                    return rung
+                continue
+            if self.holds(condition):
+                return rung
+        return None
+
+    def keeps_rung(self, rank: int, maximiser_moved: bool) -> bool:
+        """After a move: is the outcome still exactly ``rank`` under perfect play?  The side
+        that moved can only have kept it or made it worse for itself, so one condition
+        decides: side 0 kept "at least rank", side 1 kept "not better than rank"."""
+        ladder = self.ladder()
+        if maximiser_moved:
+            rung = next((r for r in ladder if r.rank == rank), None)
+            return rung is not None and self.holds(rung.condition)
+        better = [r for r in ladder if r.rank > rank]
+        return not better or not self.holds(better[-1].condition)
+
+    # --- lines ------------------------------------------------------------------------------
+
+    def line(self, value: int, rank: int | None = None) -> list[int]:
+        """One optimal continuation to the end.  Each step takes the first card (in the order
+        the engine lists them) that keeps the total value and, with ``rank``, the outcome; if
+        no card keeps both (playing for the score can cost totals), the first that keeps the
+        outcome, and the value is searched again from there."""
+        line: list[int] = []
+        current = value
+        try:
+            while self.engine.tricks_left > 0:
+                maximise = self.maximising()
+                chosen = fallback = None
+                for group in self.classes():
+                    card = group[0]
+                    rest = current - self.push(card)
+                    keeps_value = self.at_least(rest) if maximise else not self.at_least(rest + 1)
+                    keeps_rank = rank is None or self.keeps_rung(rank, maximise)
+                    self.pop()
+                    if keeps_rank and keeps_value:
+                        chosen = card
+                        break
+                    if keeps_rank and fallback is None:
+                        fallback = card
+                card = chosen if chosen is not None else fallback
+                if card is None:
+                    raise SolverError("no card keeps the value: the search contradicts itself")
+                gain = self.push(card)
+                line.append(card)
+                current = current - gain if chosen is not None else self.value()
+        finally:
+            for _ in line:
+                self.pop()
+        return line

@@ -1,0 +1,98 @@
+"""Outcomes in each game's own terms, and the ladder that finds the best one a side can force.
+
+Every game module provides two functions:
+
+* ``outcome(final, deal) -> Outcome``: what a finished deal scores (winner, level, score);
+* ``ladder(position, deal) -> list[Rung]``: the game's levels from the best for seat 1's side
+  down to the worst, each with the condition "the result is at least this good for seat 1's
+  side".  A condition is a threshold on seat 1's final total (``AtLeast``), a run of tricks one
+  side must win from now (``Streak``), its negation, or ``ALWAYS``.
+
+The outcome both sides can force (``--objective score``) is the first rung whose condition
+holds under perfect play; every condition is one null-window or streak search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the games import this module; positions are only passed through
+    from .position import Position
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a deal scores.  ``winner`` is 1 (seat 1's side), 2 (the other side) or None."""
+
+    winner: int | None
+    level: str
+    score: int
+    text: str
+    rank: int = 0                       # position on the game's ladder: higher is better for side 1
+    hooks: int = 0
+    bonuses: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        data = {"winner": self.winner, "level": self.level, "score": self.score, "text": self.text}
+        if self.hooks or self.bonuses:
+            data["hooks"] = self.hooks
+            data["bonuses"] = dict(self.bonuses)
+        return data
+
+
+@dataclass(frozen=True)
+class AtLeast:
+    """Seat 1's side ends with at least ``total`` (tricks, points, honours)."""
+
+    total: int
+
+
+@dataclass(frozen=True)
+class Streak:
+    """``side`` wins each of the next ``tricks`` tricks (``negate``: it does not)."""
+
+    side: int
+    tricks: int
+    negate: bool = False
+
+
+ALWAYS = AtLeast(-10**9)
+
+
+@dataclass(frozen=True)
+class Rung:
+    rank: int
+    level: str
+    winner: int | None              # 0, 1 (sides) or None
+    condition: AtLeast | Streak
+    label: str = ""                 # how a player says it, when the level alone is too short
+
+    @property
+    def text(self) -> str:
+        return self.label or self.level
+
+
+def first_run(position: Position, side: int, majority: int) -> tuple[str, int]:
+    """Has ``side`` reached ``majority`` tricks before the other side took any?
+
+    Returns ("achieved", 0), ("alive", tricks still needed in a row) or ("dead", 0).  Tricks
+    in ``taken`` come first in an unknown order: if both sides have some, the run is dead."""
+    other = 1 - side
+    prior = position.prior_tricks
+    if prior[other] > 0:
+        return ("dead", 0)
+    run = prior[side]
+    for record in position.history:
+        if position.rules.side(record.winner) == side:
+            run += 1
+        else:
+            return ("achieved", 0) if run >= majority else ("dead", 0)
+    if run >= majority:
+        return ("achieved", 0)
+    return ("alive", majority - run)
+
+
+def tricks_of(position: Position, side: int) -> int:
+    """Tricks a side has won, in ``taken`` (if counted) and in the known history."""
+    return position.prior_tricks[side] + position.tricks_won[side]
