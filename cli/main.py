@@ -7,6 +7,9 @@ import click
 import solver
 
 from .common import StichGroup
+from .analyze import analyze_command
+from .puzzle import puzzle_command
+from .replay import replay_command
 from .solve import solve_command
 from .table import table_command
 
@@ -22,8 +25,8 @@ def main() -> None:
     """
 
 
-main.add_command(solve_command)
-main.add_command(table_command)
+for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command):
+    main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

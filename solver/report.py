@@ -218,3 +218,78 @@ def table_report(table) -> str:
         out.append(f"Seat {table.cells[0].leader} leads; the deal under each trump of the card17 mode:")
         out.append(tabulate(rows, headers=["trump", "card points", "outcome"], tablefmt="simple"))
     return "\n".join(out)
+
+
+# --- analyze, replay, puzzle ---------------------------------------------------------------------
+
+def analysis_report(analyses, expand: bool) -> str:
+    """One table per analysed seat: every card (or equivalent group), totals, loss, outcome."""
+    out = []
+    first = analyses[0]
+    deal = first.deal
+    out += [headline(deal), "", position_table(deal, deal.position()), ""]
+    for analysis in analyses:
+        result = analysis.result
+        rules = analysis.deal.rule_set
+        out.append(f"Seat {analysis.seat} to play; best: {totals_text(analysis.deal, result.totals)}; "
+                   f"{result.outcome.text}")
+        rows = []
+        for row in analysis.rows:
+            cards = cards_text(row.cards, analysis.deal)
+            if len(row.cards) > 1:
+                cards += ": same value"
+            outcome = ""
+            if row.level is not None:
+                outcome = row.level if row.winner is None else f"{side_label(rules, row.winner - 1)}: {row.level}"
+            rows.append([cards, f"{row.totals[0]} - {row.totals[1]}", f"-{row.loss}" if row.loss else "",
+                         outcome, "*" if row.optimal else ""])
+        out.append(tabulate(rows, headers=["card" if expand else "cards", "totals", "vs best",
+                                           "outcome (play for score)", "optimal"], tablefmt="simple"))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def replay_report(replay) -> str:
+    deal = replay.deal
+    rules = deal.rule_set
+    out = [headline(deal), ""]
+    rows = []
+    for step in replay.steps:
+        mark = "mistake" if step.cost > 0 or step.rank_cost > 0 else ""
+        outcome = ""
+        if step.level_before is not None and step.level_after != step.level_before:
+            outcome = f"{step.level_before} -> {step.level_after or 'end'}"
+        rows.append([step.trick, step.seat, card_text(step.card, deal),
+                     f"{step.before[0]} - {step.before[1]}", f"{step.after[0]} - {step.after[1]}",
+                     f"-{step.cost}" if step.cost else "", outcome, mark,
+                     cards_text(step.better, deal)])
+    out.append(tabulate(rows, headers=["trick", "seat", "card", "before", "after", "cost",
+                                       "outcome", "mistake", "better cards"], tablefmt="simple"))
+    costs = replay.cost_by_side()
+    out.append("")
+    out.append(f"Mistakes: {len(replay.mistakes())}; cost {side_label(rules, 0)}: {costs[0]}, "
+               f"{side_label(rules, 1)}: {costs[1]} {UNIT_WORDS[rules.unit]}")
+    if replay.complete:
+        out.append(f"Final: {totals_text(deal, replay.final)}")
+    else:
+        out.append(f"The play stops here; with perfect play from now: {totals_text(deal, replay.final)}")
+    return "\n".join(out)
+
+
+def puzzle_report(result) -> str:
+    deal = result.deal
+    out = [headline(deal), "", position_table(deal, deal.position()), ""]
+    goal = result.goal.describe(deal)
+    verdict = {"sound": "sound: the solution is unique",
+               "cooked": "cooked: more than one first move works",
+               "unreachable": "the goal cannot be reached against the best defence"}[result.verdict]
+    out.append(f"Goal: {goal} -> {verdict}")
+    if result.solver_to_move:
+        out.append(f"Key move(s): {', '.join(cards_text(g, deal) for g in result.key_moves) or '-'}")
+        if result.failing:
+            out.append(f"Failing first moves: {', '.join(cards_text(g, deal) for g in result.failing)}")
+    if result.main_line:
+        out.append(f"Main line (with the defence's best tries): {cards_text(result.main_line, deal)}")
+    for move, line in result.refutation:
+        out.append(f"Refutation of {card_text(move, deal)}: {cards_text(line, deal)}")
+    return "\n".join(out)

@@ -1,0 +1,104 @@
+"""Every legal card scored: totals, outcome, difference to the best, equivalent cards grouped.
+
+Equivalent cards (same suit, nothing still in play between them, same value, nothing beneath
+them in a pile) always have the same value; they are one row unless ``expand``.
+``all_seats``: the same table for each seat as if it were to lead now (a position at the
+start of a trick, rebuilt as an ending whose `taken` are the points won so far).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..cards import Card
+from ..deal import Deal, DealError, Pile, loads
+from ..solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
+
+
+@dataclass(frozen=True)
+class Row:
+    cards: tuple[Card, ...]          # one card, or an equivalent group
+    totals: tuple[int, int]
+    loss: int                        # what it costs the player to move against the best card
+    optimal: bool
+    level: str | None
+    winner: int | None
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    deal: Deal
+    result: Result
+    seat: int                        # 1-based seat to move
+    rows: tuple[Row, ...]
+
+
+def rows_of(result: Result, expand: bool) -> tuple[Row, ...]:
+    seat = result.to_move
+    own = result.deal.rule_set.side(seat - 1)
+    groups: dict[int, list[MoveValue]] = {}
+    for move in result.moves:
+        groups.setdefault(move.group if not expand else id(move), []).append(move)
+    rows = []
+    for moves in groups.values():
+        first = moves[0]
+        rows.append(Row(tuple(m.card for m in moves), first.totals,
+                        result.totals[own] - first.totals[own], first.optimal, first.level,
+                        first.winner, first.rank))
+    sign = 1 if own == 0 else -1
+    rows.sort(key=lambda r: (not r.optimal, -sign * (r.rank or 0), r.loss))
+    return tuple(rows)
+
+
+def analyze(deal: Deal, *, objective: str = "score", expand: bool = False,
+            tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Analysis:
+    result = solve(deal, objective=objective, tt_megabytes=tt_megabytes)
+    if result.to_move is None:
+        raise DealError("the deal is over: there is no card to play", "play", deal.source)
+    return Analysis(deal, result, result.to_move, rows_of(result, expand))
+
+
+def as_leader(deal: Deal, seat: int) -> Deal:
+    """The current position with ``seat`` to lead: an ending with the cards still out and
+    the points won so far as `taken`.  Only at the start of a trick."""
+    position = deal.position()
+    if position.trick:
+        raise DealError("--all-seats needs a position at the start of a trick (the last trick "
+                        "in `play` is unfinished)", "play", deal.source)
+    n = position.seats
+    if deal.game_spec.layout == "piles":
+        piles = {s + 1: tuple(Pile(p[-1], p[0] if len(p) == 2 else None) for p in position.piles[s] if p)
+                 for s in range(n)}
+        changed = replace(deal, piles=piles, play=(), leader=seat, taken=tuple(position.points))
+    else:
+        hands = {s + 1: tuple(position.hands[s]) for s in range(n)}
+        changed = replace(deal, hands=hands, stock=tuple(position.stock), play=(), leader=seat,
+                          taken=tuple(position.points))
+    return loads(changed.dump(), deal.source)
+
+
+def analyze_all_seats(deal: Deal, *, objective: str = "score", expand: bool = False,
+                      tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> list[Analysis]:
+    engine = new_engine(tt_megabytes)
+    out = []
+    for seat in range(1, deal.players + 1):
+        lead = as_leader(deal, seat)
+        # the same cards with another leader: every stored position is still valid
+        result = solve(lead, objective=objective, engine=engine, keep_tt=seat > 1)
+        out.append(Analysis(lead, result, seat, rows_of(result, expand)))
+    return out
+
+
+def analysis_json(analysis: Analysis) -> dict:
+    deal = analysis.deal
+    text = lambda c: c.text(deal.notation)  # noqa: E731
+    return {
+        "seat": analysis.seat,
+        "totals": list(analysis.result.totals),
+        "outcome": analysis.result.outcome.as_json(),
+        "moves": [{"cards": [text(c) for c in row.cards], "totals": list(row.totals), "loss": row.loss,
+                   "optimal": row.optimal,
+                   "outcome": {"level": row.level, "winner": row.winner} if row.level else None}
+                  for row in analysis.rows],
+    }

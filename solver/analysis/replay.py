@@ -1,0 +1,152 @@
+"""Play analysis: the double-dummy value before and after every card actually played.
+
+A card is a mistake when the value for its player's side drops; the drop is what it cost.
+At each mistake the cards that would have kept the value are listed ("who could have done
+better").  With the score objective a card that changes the forced outcome (a win thrown
+away, a Schneider let go) is flagged too.  One engine follows the whole play, so the
+transposition table built for one position helps with the next (same deal, same cards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..deal import Deal
+from ..objectives import Searcher, total_objective
+from ..solve import DEFAULT_TT_MEGABYTES, new_engine
+
+
+@dataclass(frozen=True)
+class Step:
+    trick: int                       # 1-based trick number of the deal
+    seat: int                        # 1-based seat that played
+    card: Card
+    before: tuple[int, int]          # the totals under perfect play before the card ...
+    after: tuple[int, int]           # ... and after it
+    cost: int                        # what the card cost its player's side (0: optimal)
+    better: tuple[Card, ...]         # cards that would have kept the value (empty if optimal)
+    level_before: str | None = None  # forced outcome before and after (score objective)
+    level_after: str | None = None
+    rank_cost: int = 0               # how many ladder steps the card gave away
+
+
+@dataclass(frozen=True)
+class Replay:
+    deal: Deal
+    steps: tuple[Step, ...]
+    final: tuple[int, int]           # the totals actually reached (if the play is complete)
+    complete: bool
+    nodes: int
+
+    def mistakes(self) -> tuple[Step, ...]:
+        return tuple(s for s in self.steps if s.cost > 0 or s.rank_cost > 0)
+
+    def cost_by_side(self) -> tuple[int, int]:
+        cost = [0, 0]
+        for step in self.steps:
+            cost[(step.seat - 1) % 2] += step.cost
+        return (cost[0], cost[1])
+
+
+def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome: bool = True,
+           progress=None) -> Replay:
+    """Value every position of ``deal``'s ``play``.  The values are totals (tricks, points,
+    honours) of both sides; in the Mariage variant the difference counts, and totals are
+    those of an optimal line from each position."""
+    start = deal.start()
+    engine = new_engine(tt_megabytes)
+    searcher = Searcher.start(deal, start, engine)
+    played = [card for trick in deal.play for card in trick]
+    cards_left = sum(len(start.held(s)) for s in range(start.seats)) + len(start.stock)
+    steps: list[Step] = []
+    value = searcher.value()
+    before = _totals(searcher, value)
+    rung = searcher.forced_rung(before[0] if start.rules.constant_sum else None) if with_outcome else None
+    for k, card in enumerate(played):
+        position = searcher.position
+        seat = position.to_move
+        side = position.rules.side(seat)
+        trick_no = len(position.history) + 1
+        index = searcher.tables.index[card]
+        gain = searcher.push(index)
+        child = gain + searcher.value(value - gain) if engine.tricks_left else gain
+        after = _totals(searcher, child - gain, searcher.position) if engine.tricks_left else tuple(searcher.position.points)
+        cost = (value - child) if side == 0 else (child - value)
+        child_rung = None
+        if rung is not None:
+            child_rung = searcher.forced_rung(after[0] if start.rules.constant_sum else None) \
+                if engine.tricks_left else None
+        searcher.pop()
+        better: tuple[Card, ...] = ()
+        if cost > 0:
+            better = _keeping_cards(searcher, value, side == 0)
+        rank_cost = 0
+        if rung is not None:
+            after_rank = child_rung.rank if child_rung else deal.game_spec.outcome(_finished(searcher, index), deal).rank
+            rank_cost = (rung.rank - after_rank) if side == 0 else (after_rank - rung.rank)
+        steps.append(Step(trick_no, seat + 1, card, before, after, max(cost, 0), better,
+                          rung.text if rung else None,
+                          (child_rung.text if child_rung else None) if rung else None, max(rank_cost, 0)))
+        searcher.push(index)
+        value = child - gain
+        before = after
+        if child_rung is not None:
+            rung = child_rung
+        if progress:
+            progress(k + 1, len(played))
+    complete = len(played) == cards_left
+    final = tuple(searcher.position.points) if complete else before
+    return Replay(deal, tuple(steps), final, complete, engine.nodes)
+
+
+def _totals(searcher: Searcher, value: int, position=None) -> tuple[int, int]:
+    """Final totals of both sides when the rest is played perfectly."""
+    position = position or searcher.position
+    if position.rules.constant_sum:
+        remaining = searcher.engine.remaining
+        return (position.points[0] + value, position.points[1] + remaining - value)
+    from ..solve import replay_line
+    line = searcher.line(value)
+    final = replay_line(position, [searcher.tables.cards[i] for i in line])[2]
+    return (final.points[0], final.points[1])
+
+
+def _keeping_cards(searcher: Searcher, value: int, maximise: bool) -> tuple[Card, ...]:
+    """The legal cards (all of each equivalent group) that keep ``value``."""
+    keep = []
+    for group in searcher.classes():
+        gain = searcher.push(group[0])
+        rest = value - gain
+        if searcher.engine.tricks_left == 0:
+            ok = rest == 0
+        else:
+            ok = searcher.at_least(rest) if maximise else not searcher.at_least(rest + 1)
+        searcher.pop()
+        if ok:
+            keep += [searcher.tables.cards[i] for i in group]
+    return tuple(keep)
+
+
+def _finished(searcher: Searcher, index: int):
+    """The final position after the last card (for its outcome)."""
+    position = searcher.position.copy()
+    position.play(searcher.tables.cards[index])
+    return position
+
+
+def replay_json(result: Replay) -> dict:
+    deal = result.deal
+    text = lambda c: c.text(deal.notation)  # noqa: E731
+    return {
+        "game": deal.game,
+        "complete": result.complete,
+        "final": list(result.final),
+        "cost_by_side": list(result.cost_by_side()),
+        "steps": [{"trick": s.trick, "seat": s.seat, "card": text(s.card), "before": list(s.before),
+                   "after": list(s.after), "cost": s.cost, "mistake": s.cost > 0 or s.rank_cost > 0,
+                   "better": [text(c) for c in s.better], "outcome_before": s.level_before,
+                   "outcome_after": s.level_after, "outcome_cost": s.rank_cost}
+                  for s in result.steps],
+        "nodes": result.nodes,
+    }
