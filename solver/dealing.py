@@ -4,25 +4,44 @@ Dealing follows the games: Scharwenzel deals the whole pack round the table; two
 Schafkopf deals 16 face-down cards first (8 per player), then 16 face-up ones, so the 17th
 card dealt lies face up on forehand's first pile; Elfern gives six cards each and leaves a
 stock of twenty.
+
+Streams of deals (``stich deal``, ``stich batch --generate``): deal ``k`` (1, 2, ...) of seed
+``S`` is the ``k``-th *candidate* that the constraints accept, and candidate ``j`` (0, 1, ...)
+is ``random_deal(game, candidate_seed(S, j), ...)`` (with ``players`` for Scharwenzel, the
+default for the two-player games, and the stream's trump, rules and notation).  Without constraints deal ``k`` is
+candidate ``k - 1``.  Each candidate depends only on (game, players, S, j), so the first
+deals of a longer run are those of a shorter one, and a run is the same on every machine.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator
 
-from .cards import FRENCH, SUITS
+from .cards import FRENCH, SUITS, Card
 from .deal import Deal, Pile, loads
 from .games import GAMES
+
+DEFAULT_MAX_TRIES = 100_000
 
 
 def random_deal(game: str, seed: int, *, players: int = 4, trump: int | None = None,
                 rules: dict[str, Any] | None = None, notation: str | None = None) -> Deal:
     """A whole deal of ``game`` from ``seed``.  ``trump`` None picks one at random where the
     game needs one (Scharwenzel; Schafkopf2 in card17 mode takes the 17th card)."""
+    return loads(_draw(game, seed, players=players, trump=trump, rules=rules, notation=notation).dump(),
+                 f"<{game} seed {seed}>")
+
+
+def _draw(game: str, seed: Any, *, players: int = 4, trump: int | None = None,
+          rules: dict[str, Any] | None = None, notation: str | None = None) -> Deal:
+    """The deal of ``random_deal`` before it is checked (written and read back)."""
     rng = random.Random(f"{game}:{seed}:{players}")
-    spec = GAMES[game]
+    spec = GAMES[game] if game in GAMES else None
+    if spec is None:
+        raise ValueError(f"unknown game {game!r}")
     rules = dict(rules or {})
     options = spec.resolve_options(rules)
     notation = notation or spec.default_notation
@@ -32,25 +51,142 @@ def random_deal(game: str, seed: int, *, players: int = 4, trump: int | None = N
         rng.shuffle(deck)
         size = len(deck) // players
         hands = {s + 1: tuple(deck[s * size:(s + 1) * size]) for s in range(players)}
-        deal = Deal(game=game, notation=notation, players=players, leader=1, hands=hands,
+        return Deal(game=game, notation=notation, players=players, leader=1, hands=hands,
                     trump=trump, rules=rules)
-    elif game == "schafkopf2":
+    if game == "schafkopf2":
         deck = list(spec.build(3, options).deck)
         rng.shuffle(deck)
         piles = {1: tuple(Pile(deck[16 + i], deck[i]) for i in range(8)),
                  2: tuple(Pile(deck[24 + i], deck[8 + i]) for i in range(8))}
-        deal = Deal(game=game, notation=notation, players=2, leader=1, piles=piles,
+        return Deal(game=game, notation=notation, players=2, leader=1, piles=piles,
                     trump=trump, rules=rules)
-    elif game == "elfern":
+    if game == "elfern":
         deck = list(spec.build(None, options).deck)
         rng.shuffle(deck)
-        deal = Deal(game=game, notation=notation or FRENCH, players=2, leader=1,
+        return Deal(game=game, notation=notation or FRENCH, players=2, leader=1,
                     hands={1: tuple(deck[:6]), 2: tuple(deck[6:12])}, stock=tuple(deck[12:]),
                     rules=rules)
-    else:
-        raise ValueError(f"unknown game {game!r}")
-    return loads(deal.dump(), f"<{game} seed {seed}>")
+    raise ValueError(f"unknown game {game!r}")  # pragma: no cover - GAMES has only these
 
 
 def with_source(deal: Deal, source: str) -> Deal:
     return replace(deal, source=source)
+
+
+# --- streams of deals ----------------------------------------------------------------------------
+
+def candidate_seed(seed: int, candidate: int) -> int:
+    """The ``random_deal`` seed of candidate ``candidate`` (0, 1, ...) of stream ``seed``: the
+    first 8 bytes of SHA-256 of ``"stich-deal:SEED:CANDIDATE"``, big-endian (the same on every
+    machine and Python)."""
+    digest = hashlib.sha256(f"stich-deal:{seed}:{candidate}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def default_players(game: str) -> int:
+    return 4 if game == "scharwenzel" else 2
+
+
+def stream_label(game: str, players: int | None = None) -> str:
+    """``scharwenzel`` for 4 players (``scharwenzel6``, ``scharwenzel8`` otherwise), else the game."""
+    players = players or default_players(game)
+    return game if players == default_players(game) else f"{game}{players}"
+
+
+def parse_label(label: str) -> tuple[str, int]:
+    """The inverse of ``stream_label``: ``scharwenzel6`` -> ("scharwenzel", 6)."""
+    text = label.strip().lower()
+    for game in GAMES:
+        if text == game:
+            return game, default_players(game)
+        if text.startswith(game) and text[len(game):].lstrip("-").isdigit():
+            players = int(text[len(game):].lstrip("-"))
+            if players not in GAMES[game].seat_counts:
+                counts = ", ".join(map(str, GAMES[game].seat_counts))
+                raise ValueError(f"{game} is played by {counts}, not {players}")
+            return game, players
+    raise ValueError(f"unknown game {label!r} (one of {', '.join(GAMES)}; scharwenzel6 and "
+                     f"scharwenzel8 for 6 or 8 players)")
+
+
+def deal_id(game: str, players: int | None, seed: int, number: int) -> str:
+    """The id (and file name stem) of deal ``number`` (1-based) of a stream: ``scharwenzel-7-0001``."""
+    return f"{stream_label(game, players)}-{seed}-{number:04d}"
+
+
+@dataclass(frozen=True)
+class DealtDeal:
+    """One deal of a stream: its id, its place in the stream and the checked deal."""
+
+    id: str
+    number: int            # 1-based among the accepted deals
+    candidate: int         # 0-based among all candidates drawn
+    deal_seed: int         # the random_deal seed: candidate_seed(seed, candidate)
+    deal: Deal
+
+
+class NoDealFound(ValueError):
+    """The constraints accepted too few candidates: impossible or far too rare."""
+
+
+def parse_rules(game: str, rules: dict[str, Any] | None) -> dict[str, Any]:
+    """Options as the deal reader stores them (checked, typed); OptionError if bad."""
+    spec = GAMES[game]
+    return {name: spec.option(name).parse(value) for name, value in (rules or {}).items()}
+
+
+def generate_deals(game: str, seed: int, count: int, *, players: int | None = None,
+                   trump: int | None = None, rules: dict[str, Any] | None = None,
+                   notation: str | None = None, accept: Callable[[Deal], bool] | None = None,
+                   max_tries: int = DEFAULT_MAX_TRIES) -> Iterator[DealtDeal]:
+    """Deals 1..``count`` of stream ``seed``: the candidates (see the module doc) that
+    ``accept`` takes, in order.  ``accept`` gets a ``Deal`` equal to the checked one (its
+    ``rule_set`` is shared between candidates with the same trump).  If ``max_tries``
+    candidates in a row are refused, raise ``NoDealFound``.  Bad options raise ``DealError``
+    or ``OptionError`` before anything is drawn."""
+    players = players or default_players(game)
+    rules = parse_rules(game, rules)
+    # the two-player games take random_deal's default `players` (it only seeds the shuffle)
+    kwargs = dict(players=players if game == "scharwenzel" else 4, trump=trump, rules=rules,
+                  notation=notation)
+    loads(_draw(game, candidate_seed(seed, 0), **kwargs).dump(), f"--game {game}")  # bad settings fail here
+    rule_sets: dict[Any, Any] = {}
+    candidate = 0
+    for number in range(1, count + 1):
+        tries = 0
+        while True:
+            if tries >= max_tries:
+                raise NoDealFound(
+                    f"{max_tries:,} candidates in a row were refused while looking for deal "
+                    f"{number} of {count}: the constraints are impossible or too rare "
+                    f"(loosen them or raise --max-tries)")
+            tries += 1
+            deal_seed = candidate_seed(seed, candidate)
+            candidate += 1
+            raw = _draw(game, deal_seed, **kwargs)
+            if accept is not None:
+                key = raw.trump_suit
+                if key not in rule_sets:
+                    rule_sets[key] = raw.rule_set
+                raw.__dict__["rule_set"] = rule_sets[key]    # the cached_property's slot
+                if not accept(raw):
+                    continue
+            ident = deal_id(game, players, seed, number)
+            deal = with_source(loads(raw.dump(), f"<{ident}>"), ident)
+            yield DealtDeal(ident, number, candidate - 1, deal_seed, deal)
+            break
+
+
+def holding(deal: Deal, seat: int, part: str | None = None) -> tuple[Card, ...]:
+    """The cards seat ``seat`` (1-based) holds as dealt: its hand, or every card of its piles
+    (``part`` "up" or "down": only the face-up or face-down ones)."""
+    if deal.piles:
+        piles = deal.piles.get(seat, ())
+        if part == "up":
+            return tuple(p.up for p in piles)
+        if part == "down":
+            return tuple(p.down for p in piles if p.down is not None)
+        return tuple(c for p in piles for c in (p.up, p.down) if c is not None)
+    if part is not None:
+        raise ValueError(f"{deal.game} has no face-{part} cards")
+    return tuple(deal.hands.get(seat, ()))

@@ -17,7 +17,7 @@ from typing import Callable
 
 from ._search import Engine
 from .deal import Deal
-from .outcome import ALWAYS, AtLeast, Rung, Streak
+from .outcome import ALWAYS, AtLeast, Lead, Own, Rung, Streak
 from .position import Position
 from .tables import Tables, compile_position
 
@@ -107,11 +107,33 @@ class Searcher:
         finally:
             self.engine.objective(**total_objective(self.root))
 
-    def holds(self, condition: AtLeast | Streak) -> bool:
+    def own_at_least(self, side: int, total: int) -> bool:
+        """Can ``side`` end with at least ``total`` of its own (extras it wins included)?"""
+        self.engine.objective(mode="points", side=side, extra_own=1)
+        try:
+            return self.engine.test(total - self.position.points[side])
+        finally:
+            self.engine.objective(**total_objective(self.root))
+
+    def lead_at_least(self, margin: int) -> bool:
+        """Can seat 1's side end at least ``margin`` ahead?  Under the difference objective
+        the value is 2 x trick points + own extras - other extras still to come."""
+        self.engine.objective(mode="points", side=0, trick_scale=2, extra_own=1, extra_other=1)
+        try:
+            points = self.position.points
+            return self.engine.test(margin - points[0] + points[1] + self.engine.remaining)
+        finally:
+            self.engine.objective(**total_objective(self.root))
+
+    def holds(self, condition) -> bool:
         if condition is ALWAYS:
             return True
         if isinstance(condition, AtLeast):
             return self.final_points_at_least(condition.total)
+        if isinstance(condition, Own):
+            return self.own_at_least(condition.side, condition.total) != condition.negate
+        if isinstance(condition, Lead):
+            return self.lead_at_least(condition.margin)
         return self.streak_at_least(condition.side, condition.tricks) != condition.negate
 
     def ladder(self) -> list[Rung]:

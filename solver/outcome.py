@@ -6,7 +6,9 @@ Every game module provides two functions:
 * ``ladder(position, deal) -> list[Rung]``: the game's levels from the best for seat 1's side
   down to the worst, each with the condition "the result is at least this good for seat 1's
   side".  A condition is a threshold on seat 1's final total (``AtLeast``), a run of tricks one
-  side must win from now (``Streak``), its negation, or ``ALWAYS``.
+  side must win from now (``Streak``), a threshold on one side's own total or on the lead of
+  seat 1's side where extras make the game non-constant-sum (``Own``, ``Lead``), a negation,
+  or ``ALWAYS``.
 
 The outcome both sides can force (``--objective score``) is the first rung whose condition
 holds under perfect play; every condition is one null-window or streak search.
@@ -57,6 +59,23 @@ class Streak:
     negate: bool = False
 
 
+@dataclass(frozen=True)
+class Own:
+    """``side``'s own final total, extras it announced included, is at least ``total``
+    (``negate``: it is not).  For games with extras outside the tricks (Mariage)."""
+
+    side: int
+    total: int
+    negate: bool = False
+
+
+@dataclass(frozen=True)
+class Lead:
+    """Seat 1's side ends at least ``margin`` points ahead (``margin`` may be 0 or negative)."""
+
+    margin: int
+
+
 ALWAYS = AtLeast(-10**9)
 
 
@@ -65,7 +84,7 @@ class Rung:
     rank: int
     level: str
     winner: int | None              # 0, 1 (sides) or None
-    condition: AtLeast | Streak
+    condition: AtLeast | Streak | Own | Lead
     label: str = ""                 # how a player says it, when the level alone is too short
 
     @property

@@ -93,7 +93,11 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
         return (base[0] + v, base[1] + remaining - v) if constant else None
 
     totals = totals_of(value)
-    rung = searcher.forced_rung(totals[0] if totals else None) if objective == "score" else None
+    if totals is None:                      # extras: the totals are those of a best line for them
+        best_line = searcher.line(value)
+        final = replay_line(position, [searcher.tables.cards[i] for i in best_line])[2]
+        totals = (final.points[0], final.points[1])
+    rung = searcher.forced_rung(totals[0] if constant else None) if objective == "score" else None
 
     moves: list[MoveValue] = []
     if with_moves:
@@ -120,8 +124,6 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     tricks, announcements, final = replay_line(position, cards)
     line_totals = (final.points[0], final.points[1])
     outcome = game.outcome(final, deal)
-    if totals is None:                      # extras: the totals are those of the best line
-        totals = line_totals
     if rung is None and line_totals != totals:
         raise SolverError(f"the optimal line ends at {list(line_totals)}, not {list(totals)}")
     if rung is not None and outcome.rank != rung.rank:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, GERMAN, HEARTS, JACK, KING, NINE, QUEEN,
                      SEVEN, SPADES, SUITS, TEN, Card)
-from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from ..outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
 from .base import FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
@@ -116,11 +116,9 @@ def outcome(final, deal):
 def ladder(position, deal):
     """Seat 1's side, best first: Schwarz, Schneider, simple, undecided, then the other side's
     simple, Schneider, Schwarz.  Points levels are thresholds on seat 1's final points
-    (the total is fixed); Schwarz is a run of every remaining trick.  The Mariage variant
-    has extras outside the tricks, so no ladder: its outcome is that of the best line for
-    the difference of points."""
+    (the total is fixed); Schwarz is a run of every remaining trick."""
     if deal.options["mariage"]:
-        return []
+        return mariage_ladder(position)
     win, schneider = thresholds(deal.options)
     left = position.tricks_left()
     rest = sum(position.rules.values[c] for c in position.in_play())
@@ -134,6 +132,32 @@ def ladder(position, deal):
     rungs.append(Rung(3, "tie", None, AtLeast(total - win + 1)))
     rungs.append(Rung(2, "simple", 1, AtLeast(total - max(win, total - schneider) + 1)))
     if not position.has_won(0) and base[1] + rest >= win:
+        rungs.append(Rung(1, "schneider", 1, Streak(1, left, negate=True)))
+    else:
+        rungs.append(Rung(1, "schneider", 1, ALWAYS))
+    rungs.append(Rung(0, "schwarz", 1, ALWAYS))
+    return rungs
+
+
+def mariage_ladder(position):
+    """The Mariage variant: marriages and the Wäsche make the total vary, but it is at least
+    130 in a whole deal, and then "wins" is "ends ahead", Schneider is "the loser ends with at
+    most 32" and Schwarz is "takes every trick" -- each one search.  An ending whose total can
+    fall below 130 (cards out of play) has no ladder: its outcome is that of the best line for
+    the difference of points."""
+    rest = sum(position.rules.values[c] for c in position.in_play()) + position.rules.last_trick_bonus
+    if sum(position.points) + rest < 130:
+        return []
+    win, schneider = thresholds({"mariage": True})
+    left = position.tricks_left()
+    rungs = []
+    if not position.has_won(1):
+        rungs.append(Rung(6, "schwarz", 0, Streak(0, left)))
+    rungs.append(Rung(5, "schneider", 0, Own(1, schneider + 1, negate=True)))
+    rungs.append(Rung(4, "simple", 0, Lead(1)))
+    rungs.append(Rung(3, "tie", None, Lead(0)))
+    rungs.append(Rung(2, "simple", 1, Own(0, schneider + 1)))
+    if not position.has_won(0):
         rungs.append(Rung(1, "schneider", 1, Streak(1, left, negate=True)))
     else:
         rungs.append(Rung(1, "schneider", 1, ALWAYS))

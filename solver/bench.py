@@ -1,0 +1,224 @@
+"""Fixed, seeded deal sets and the measurements of ``stich bench`` and ``benchmarks/``.
+
+A deal set is a game, its options and a list of seeds: ``solver.dealing.random_deal`` turns
+each seed into the same deal on every machine.  Each deal is measured from a clean engine
+state (``Engine.clear()`` and a table cleared by ``setup``), so the node count of a deal does
+not depend on what was solved before it: the same code on the same machine with the same
+table size gives the same count, run after run.  Times, of course, vary.
+
+Two measurements:
+
+- ``measure_value``: the exact value of the position, the way ``solver.solve`` starts
+  (``Searcher.start`` compiles the tables and sets the engine up, then ``Engine.value``);
+  the time includes that set-up;
+- ``measure_solve``: the whole ``solver.solve`` (value, every legal card scored, the forced
+  outcome for ``objective="score"``, one optimal line).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from ._search import Engine
+from .deal import Deal
+from .dealing import random_deal
+from .objectives import Searcher
+from .solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+
+SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon")
+MODES = ("solve", "value")
+DETERMINISM_NOTE = ("node counts are deterministic: each deal starts from a cleared engine, so the "
+                    "same code on the same machine with the same table size (--tt-mb) gives the "
+                    "same counts on every run; times vary with the machine and its load")
+
+
+@dataclass(frozen=True)
+class DealSet:
+    """Seeded deals of one game: ``random_deal(game, seed, players=..., rules=...)``."""
+
+    name: str
+    game: str
+    seeds: tuple[int, ...]
+    players: int = 4
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    def deals(self) -> list[Deal]:
+        return [random_deal(self.game, seed, players=self.players, rules=dict(self.rules))
+                for seed in self.seeds]
+
+
+def _seeds(start: int, count: int) -> tuple[int, ...]:
+    return tuple(range(start, start + count))
+
+
+# (name, game, players, rules, deals in the full set, deals with --quick)
+_BUILTIN = (
+    ("scharwenzel-4", "scharwenzel", 4, {}, 20, 5),
+    ("scharwenzel-6", "scharwenzel", 6, {}, 10, 3),
+    ("scharwenzel-8", "scharwenzel", 8, {}, 10, 3),
+    ("schafkopf2-schellen", "schafkopf2", 2, {}, 12, 3),
+    ("schafkopf2-card17", "schafkopf2", 2, {"trump_mode": "card17"}, 12, 3),
+    ("elfern", "elfern", 2, {}, 10, 3),
+)
+BUILTIN_SEED = 1000         # the seeds of `stich bench` start here
+
+
+def builtin_sets(quick: bool = False) -> list[DealSet]:
+    """The fixed set of ``stich bench`` (a few deals per game), or its ``--quick`` subset."""
+    return [DealSet(name, game, _seeds(BUILTIN_SEED, quick_n if quick else full_n), players, rules)
+            for name, game, players, rules, full_n, quick_n in _BUILTIN]
+
+
+def parse_off(text: str | Iterable[str] | None) -> dict[str, bool]:
+    """``"merge,bounds"`` -> ``{"merge": False, "bounds": False}`` for ``Engine.switches``."""
+    if text is None:
+        return {}
+    names = text.split(",") if isinstance(text, str) else list(text)
+    off = {}
+    for name in (n.strip().lower() for n in names):
+        if not name:
+            continue
+        if name not in SWITCHES:
+            raise ValueError(f"unknown technique {name!r}: choose from {', '.join(SWITCHES)}")
+        off[name] = False
+    return off
+
+
+@dataclass(frozen=True)
+class Measurement:
+    seed: int | None
+    nodes: int
+    seconds: float
+    totals: tuple[int, int] | None = None     # seat 1's side, the other side (value: None)
+    value: int | None = None                  # measure_value: what side 0 takes from here
+    result: Any = field(default=None, compare=False, repr=False)   # measure_solve: the Result
+
+
+def fresh(engine: Engine) -> Engine:
+    """Forget everything the engine learnt (table, history, node count): deterministic counts."""
+    engine.clear()
+    engine.reset_nodes()
+    return engine
+
+
+def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measurement:
+    """The exact value under the total objective, like ``solver.solve`` computes it first."""
+    fresh(engine)
+    started = time.perf_counter()
+    position = deal.position()
+    engine.new_search()
+    searcher = Searcher.start(deal, position, engine)       # setup clears the table
+    engine.reset_nodes()
+    value = searcher.value()
+    seconds = time.perf_counter() - started
+    return Measurement(seed, engine.nodes, seconds, None, value)
+
+
+def measure_solve(deal: Deal, engine: Engine, seed: int | None = None, objective: str = "score",
+                  with_moves: bool = True) -> Measurement:
+    """The whole ``solver.solve``: value, every legal card scored, outcome and line."""
+    fresh(engine)
+    started = time.perf_counter()
+    result = solve(deal, objective=objective, engine=engine, with_moves=with_moves)
+    seconds = time.perf_counter() - started
+    return Measurement(seed, result.nodes, seconds, result.totals, result=result)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def summarise(measurements: list[Measurement]) -> dict[str, Any]:
+    """Deals, total nodes and time, nodes per second, median and p90 ms and nodes per deal."""
+    ms = [m.seconds * 1000 for m in measurements]
+    nodes = [m.nodes for m in measurements]
+    seconds = sum(m.seconds for m in measurements)
+    return {
+        "deals": len(measurements),
+        "nodes": sum(nodes),
+        "seconds": round(seconds, 6),
+        "nodes_per_second": round(sum(nodes) / seconds) if seconds > 0 else None,
+        "median_ms": round(statistics.median(ms), 3) if ms else None,
+        "p90_ms": round(percentile(ms, 90), 3) if ms else None,
+        "max_ms": round(max(ms), 3) if ms else None,
+        "median_nodes": statistics.median(nodes) if nodes else None,
+        "p90_nodes": percentile(nodes, 90) if nodes else None,
+    }
+
+
+def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
+        off: dict[str, bool] | None = None, tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+        progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Measure every deal of every set; the JSON object of ``stich bench --json``."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    engine = new_engine(tt_megabytes)
+    switches = engine.switches(**(off or {}))
+    plan = [(s, seed, deal) for s in sets for seed, deal in zip(s.seeds, s.deals())]
+    # warm up once (first touches of the table's memory, imports) on a deal not measured
+    if plan:
+        measure_value(plan[0][2], engine)
+    results: dict[str, list[Measurement]] = {s.name: [] for s in sets}
+    for k, (deal_set, seed, deal) in enumerate(plan):
+        if mode == "value":
+            m = measure_value(deal, engine, seed)
+        else:
+            m = measure_solve(deal, engine, seed, objective)
+        results[deal_set.name].append(m)
+        if progress:
+            progress(k + 1, len(plan))
+    out_sets = []
+    for deal_set in sets:
+        ms = results[deal_set.name]
+        entry = {"name": deal_set.name, "game": deal_set.game, "players": deal_set.players,
+                 "rules": dict(deal_set.rules), "seeds": list(deal_set.seeds)}
+        entry.update(summarise(ms))
+        entry["per_deal"] = [{"seed": m.seed, "nodes": m.nodes, "ms": round(m.seconds * 1000, 3),
+                              **({"totals": list(m.totals)} if m.totals is not None else {}),
+                              **({"value": m.value} if m.value is not None else {})}
+                             for m in ms]
+        out_sets.append(entry)
+    everything = [m for ms in results.values() for m in ms]
+    total = summarise(everything)
+    return {
+        "mode": mode,
+        "objective": objective if mode == "solve" else "total",
+        "tt_megabytes": tt_megabytes,
+        "switches": switches,
+        "deterministic_nodes": True,
+        "note": DETERMINISM_NOTE,
+        "sets": out_sets,
+        "total": {k: total[k] for k in ("deals", "nodes", "seconds", "nodes_per_second", "median_ms")},
+    }
+
+
+def report(data: dict[str, Any]) -> str:
+    """The readable table of ``stich bench``."""
+    from tabulate import tabulate
+
+    rows = []
+    for s in data["sets"]:
+        rows.append([s["name"], s["deals"], f"{s['nodes']:,}", f"{s['seconds']:.3f}",
+                     f"{s['nodes_per_second']:,}" if s["nodes_per_second"] else "-",
+                     f"{s['median_ms']:.2f}", f"{s['p90_ms']:.2f}"])
+    t = data["total"]
+    rows.append(["total", t["deals"], f"{t['nodes']:,}", f"{t['seconds']:.3f}",
+                 f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-",
+                 f"{t['median_ms']:.2f}" if t["median_ms"] is not None else "-", ""])
+    table = tabulate(rows, headers=["set", "deals", "nodes", "seconds", "nodes/s", "median ms",
+                                    "p90 ms"], colalign=("left",) + ("right",) * 6,
+                     disable_numparse=True)
+    what = ("solve (value, every card, outcome, line), objective " + data["objective"]
+            if data["mode"] == "solve" else "value only (total objective)")
+    off = [name for name, on in data["switches"].items() if not on]
+    lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; "
+             f"techniques off: {', '.join(off) if off else 'none'}", "", table, "",
+             f"Note: {data['note']}."]
+    return "\n".join(lines)
