@@ -10,6 +10,7 @@ from .common import StichGroup
 from .analyze import analyze_command
 from .puzzle import puzzle_command
 from .replay import replay_command
+from .rules import rules_command
 from .solve import solve_command
 from .table import table_command
 
@@ -25,7 +26,8 @@ def main() -> None:
     """
 
 
-for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command):
+for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,
+                rules_command):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,154 @@
+"""stich batch: solve many deals on all cores (or a Dask cluster), one JSON line per deal, resumable."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import NoReturn
+
+import click
+
+from solver.analysis.batch import BatchError, collect_items, run_batch, summary
+from solver.deal import DealError
+from solver.dealing import NoDealFound
+from solver.games import OptionError
+
+from .common import EXIT_INPUT, EXIT_OTHER, objective_option, parse_rule_overrides, rule_option, tt_option
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    click.echo(f"stich: {message}", err=True)
+    sys.exit(code)
+
+
+class _Bar:
+    """A progress bar with rate and ETA on standard error, only on a terminal."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.first: int | None = None
+        self.last_draw = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if self.first is None:
+            self.first, self.started = done, now
+        if done < total and now - self.last_draw < 0.1:
+            return
+        self.last_draw = now
+        fresh = done - self.first
+        elapsed = now - self.started
+        rate = fresh / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else None
+        width = 30
+        filled = int(width * done / total) if total else width
+        eta_text = "--:--" if eta is None else time.strftime("%H:%M:%S" if eta >= 3600 else "%M:%S",
+                                                            time.gmtime(eta))
+        sys.stderr.write(f"\rbatch [{'#' * filled}{'-' * (width - filled)}] {done}/{total} "
+                         f"{rate:6.1f} deals/s  ETA {eta_text} ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.first is not None:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@click.command("batch")
+@click.argument("paths", nargs=-1, metavar="[DIR|FILE]...")
+@click.option("--generate", multiple=True, metavar="GAME:N[:SEED]",
+              help="Also solve N generated deals of GAME (scharwenzel, scharwenzel6, scharwenzel8, "
+                   "schafkopf2, elfern) from SEED (default 0): the deals of "
+                   "`stich deal --game GAME --seed SEED -n N`.  Repeatable.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="The results file (JSON Lines), appended to; rerun to resume.")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help="Worker processes (default: all cores); 1 solves in this process.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Run on a Dask distributed scheduler (e.g. tcp://host:8786) instead; "
+                   "needs pip install \"stich[dask]\" here and stich on the workers.")
+@objective_option
+@rule_option
+@tt_option
+@click.option("--no-moves", is_flag=True, help="Do not value every first card (faster).")
+@click.option("--fsync", type=click.Choice(["line", "second", "end"]), default="second",
+              show_default=True,
+              help="When to fsync the results file: after every line, at most once a second, or "
+                   "only at the end (a killed run never loses written lines; fsync is for OS "
+                   "crashes and power loss).")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, jobs: int | None,
+                  dask_address: str | None, objective: str, rules: tuple[str, ...], tt_mb: int,
+                  no_moves: bool, fsync: str, quiet: bool) -> None:
+    """Solve many deals: every *.toml in each DIR (or each FILE) and the --generate'd ones.
+
+    One JSON line per deal is appended to --out as soon as the deal is solved:
+    {"id", "file", "game", "label", "sha256", "objective", "with_moves", "deal",
+    "result"}, where "deal" is the deal's TOML (after --rule), "sha256" its hash and
+    "result" the object of `stich solve --json` (totals, outcome, line, moves, ...).
+    The id of a file is its name without .toml; generated ids are like
+    scharwenzel-7-0001, as the files of `stich deal`.
+
+    Resume: rerun the same command.  Lines already in --out are kept when complete,
+    valid and of the same deal (id and sha256), objective and --no-moves; a torn last
+    line (a run killed while writing) and lines of other deals are dropped (complete
+    dropped lines go to OUT.dropped), and only the missing deals are solved.  Each
+    line is one write(2) from the parent, the only writer; the file is locked while
+    a run writes it.
+
+    --rule applies to the deals whose game has that option.  A summary table of
+    totals and outcomes per game is printed at the end, a progress bar with rate and
+    ETA on standard error while solving (on a terminal).
+
+    \b
+    Examples:
+      stich batch --generate scharwenzel:1000:7 --out results.jsonl
+      stich deal --game elfern -n 50 --where "seat 1 holds at least 4 honours" --out d/
+      stich batch d/ --out elfern.jsonl --jobs 4 --rule must_head=true
+      stich batch d/ --out r.jsonl --dask tcp://scheduler:8786
+    """
+    try:
+        overrides = parse_rule_overrides(rules)
+        items = collect_items(paths, generate, overrides)
+    except click.ClickException as exc:
+        fail(exc.message)
+    except (BatchError, DealError, NoDealFound) as exc:
+        fail(str(exc))
+    except OptionError as exc:
+        fail(f"--rule: {exc}")
+    bar = _Bar(enabled=not quiet and sys.stderr.isatty())
+
+    def on_error(item_id: str, message: str) -> None:
+        bar.close() if bar.enabled else None
+        click.echo(f"stich: {item_id}: not solved: {message}", err=True)
+
+    try:
+        run = run_batch(items, out, jobs=jobs or os.cpu_count() or 1, objective=objective,
+                        with_moves=not no_moves, tt_megabytes=tt_mb, dask_address=dask_address,
+                        fsync=fsync, progress=bar, on_error=on_error)
+    except BatchError as exc:
+        bar.close()
+        fail(str(exc))
+    except KeyboardInterrupt:
+        bar.close()
+        fail("interrupted; run the same command again to resume", 130)
+    bar.close()
+    recovery = run.recovery
+    if recovery is not None and recovery.dropped:
+        parts = [f"{n} {what}" for n, what in ((1 if recovery.torn else 0, "torn last line"),
+                                              (recovery.invalid, "invalid"),
+                                              (recovery.stale, "of other deals or settings"),
+                                              (recovery.duplicate, "duplicate")) if n]
+        click.echo(f"stich: {out}: dropped {', '.join(parts)} line(s)", err=True)
+    if not quiet:
+        click.echo(f"{run.total} deals: {run.resumed} already in {out}, {run.solved} solved now"
+                   + (f", {len(run.failed)} failed" if run.failed else "")
+                   + f" ({run.seconds:.1f} s)")
+        click.echo("")
+        click.echo(summary(run.records[item.id] for item in items if item.id in run.records))
+    if run.failed:
+        sys.exit(EXIT_OTHER)

@@ -1,0 +1,43 @@
+"""stich rules [GAME]: the rule options of each game, with defaults and sources."""
+
+from __future__ import annotations
+
+import click
+from tabulate import tabulate
+
+from solver.games import GAMES
+
+from .common import emit_json, json_option
+
+
+def _value(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@click.command("rules")
+@click.argument("game", required=False, type=click.Choice(sorted(GAMES)))
+@json_option
+def rules_command(game: str | None, as_json: bool) -> None:
+    """List the rule options of GAME (or of every game) with their values and defaults.
+
+    Set an option in a deal file's [rules] table (`must_head = true`) or on the command line
+    of any command (`--rule must_head=true`).
+
+    \b
+    Examples:
+      stich rules
+      stich rules schafkopf2 --json
+    """
+    games = [GAMES[game]] if game else list(GAMES.values())
+    if as_json:
+        emit_json({g.name: [{"name": o.name, "default": o.default,
+                             "values": list(o.choices) if o.choices else [False, True],
+                             "help": o.help, "source": o.source} for o in g.options] for g in games})
+        return
+    rows = []
+    for g in games:
+        for o in g.options:
+            values = " | ".join(map(_value, o.choices)) if o.choices else "true | false"
+            rows.append([g.name, o.name, values, _value(o.default), o.help, o.source])
+    click.echo(tabulate(rows, headers=["game", "option", "values", "default", "meaning", "source"],
+                        tablefmt="simple", maxcolwidths=[None, None, None, None, 50, 30]))
