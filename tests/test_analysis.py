@@ -1,0 +1,262 @@
+"""The analysis tools: analyze, replay, puzzle and the double-dummy table.
+
+Expected values of the hand-built positions are worked out in the comments; the rest compares
+one tool with another (analyze with solve, the table with separate solves, replay with the
+line solve reported), never with hard-coded solver output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+import solver
+from cli.main import main
+from solver.analysis.analyze import analyze, analyze_all_seats
+from solver.analysis.puzzle import solve_puzzle
+from solver.analysis.replay import replay
+from solver.analysis.table import dd_table, variant
+from solver.cards import parse_card, parse_cards
+from solver.dealing import random_deal
+
+# Scharwenzel, hearts trump (♣Q ♥7 ♠Q ♣J ♠J ♥J ♦J ♥A ♥K ♥Q ♥10 ♥9 ♥8), seat 3 leads, taken 3-2.
+# Seats 1+3 can take all three tricks only by leading ♦A:
+# - ♦A: seat 4 follows ♦K, seat 1 ruffs (♥9), seat 2 follows ♦10.  Seat 1 leads ♠A: seat 2
+#   follows ♠K, seat 3 ruffs ♥J, seat 4 has only ♥A/♥K (below ♥J).  Seat 3 leads ♣8: seat 1's
+#   ♣Q is the top trump.  6-2.
+# - ♥J: seat 2 must follow with ♥7 (Manille, above ♥J), so seat 1 must spend ♣Q; then seat 4
+#   still has a trump and ruffs ♠A or overtakes ♥9: one trick lost, 5-3.
+# - ♣8: nobody has a plain club; seat 1 wins with ♣Q, but seat 2 throws ♠K and keeps ♥7, which
+#   ruffs ♠A or beats ♥9 later: 5-3.
+SCHARWENZEL_ENDING = """
+game = "scharwenzel"
+trump = "hearts"
+leader = 3
+taken = [3, 2]
+
+[hands]
+1 = "♣Q ♥9 ♠A"
+2 = "♥7 ♦10 ♠K"
+3 = "♥J ♦A ♣8"
+4 = "♥A ♥K ♦K"
+"""
+
+# Elfern, stock gone (follow suit), seat 1 leads ♠A ♠9 against ♠K ♠10; honours ♠A ♠K ♠10.
+# - ♠A first: seat 2 throws ♠10 under it (2 honours to seat 1), then ♠K beats ♠9: 2-1.
+# - ♠9 first: seat 2 wins it with ♠10 or ♠K (1 honour), then ♠A takes the other: 2-1.
+# So seat 1 gets 2 honours with either card (cooked for honours>=2), never 3.
+ELFERN_TWO = """
+game = "elfern"
+
+[hands]
+1 = "♠A ♠9"
+2 = "♠K ♠10"
+"""
+
+
+def load(text: str) -> solver.Deal:
+    return solver.loads(text, "<test>")
+
+
+def cards(text: str, notation: str = "french"):
+    return tuple(parse_cards(text, notation))
+
+
+# --- puzzle --------------------------------------------------------------------------------------
+
+def test_sound_puzzle_has_one_key_move():
+    result = solve_puzzle(load(SCHARWENZEL_ENDING), "tricks>=6")
+    assert result.reachable and result.verdict == "sound" and result.exit_code == 0
+    assert result.key_moves == (cards("♦A"),)
+    assert sorted(result.failing) == sorted([cards("♥J"), cards("♣8")])
+    # the main line starts with the key move and reaches the goal: replay it with the referee
+    position = load(SCHARWENZEL_ENDING).position()
+    for card in result.main_line:
+        position.play(card)
+    assert position.is_over() and position.points[0] == 6
+    assert result.main_line[0] == parse_card("♦A")
+
+
+def test_cooked_puzzle_lists_every_key_move():
+    result = solve_puzzle(load(ELFERN_TWO), "honours>=2")
+    assert result.verdict == "cooked" and result.exit_code == 3
+    assert sorted(result.key_moves) == sorted([cards("♠A"), cards("♠9")])
+
+
+def test_unreachable_puzzle_is_refuted():
+    result = solve_puzzle(load(ELFERN_TWO), "honours>=3")
+    assert not result.reachable and result.verdict == "unreachable" and result.exit_code == 4
+    assert result.key_moves == ()
+    # a refutation for each first move, each a legal line to the end that stops the goal
+    assert {move for move, _ in result.refutation} == {parse_card("♠A"), parse_card("♠9")}
+    for move, line in result.refutation:
+        position = load(ELFERN_TWO).position()
+        for card in (move,) + line:
+            position.play(card)
+        assert position.is_over() and position.points[0] < 3
+
+
+def test_puzzle_for_the_other_side_and_levels():
+    # Seats 2+4 can hold seats 1+3 to 5 tricks only if seats 1+3 go wrong: with ♦A they take
+    # all three remaining tricks, so "seats 2+4 take at least 3 tricks" (taken 2 + 1) fails.
+    result = solve_puzzle(load(SCHARWENZEL_ENDING), "tricks>=3", side=1)
+    assert not result.reachable and not result.solver_to_move
+    # seats 1+3 win the deal (6-2) whatever they do: every first card keeps a win
+    result = solve_puzzle(load(SCHARWENZEL_ENDING), "win")
+    assert result.reachable and result.verdict == "cooked" and len(result.key_moves) == 3
+
+
+@pytest.mark.parametrize("goal", ["points>=3", "tricks>=x", "tout", "first", "nonsense"])
+def test_bad_goals_exit_2(goal, tmp_path):
+    path = tmp_path / "e.toml"
+    path.write_text(ELFERN_TWO, encoding="utf-8")
+    out = CliRunner().invoke(main, ["puzzle", str(path), "--goal", goal])
+    assert out.exit_code == 2, out.output
+    assert "--goal" in out.stderr and "Traceback" not in out.output
+
+
+def test_puzzle_cli_exit_codes(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(SCHARWENZEL_ENDING, encoding="utf-8")
+    assert CliRunner().invoke(main, ["puzzle", str(path), "--goal", "tricks>=6"]).exit_code == 0
+    assert CliRunner().invoke(main, ["puzzle", str(path), "--goal", "tricks>=7"]).exit_code == 4
+    path.write_text(ELFERN_TWO, encoding="utf-8")
+    assert CliRunner().invoke(main, ["puzzle", str(path), "--goal", "honours>=2", "--json"]).exit_code == 3
+
+
+# --- replay --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game, seed, players", [("scharwenzel", 3, 4), ("scharwenzel", 4, 6),
+                                                 ("schafkopf2", 2, 2), ("elfern", 1, 2)])
+def test_replay_of_an_optimal_game_has_no_mistake(game, seed, players):
+    deal = random_deal(game, seed, players=players)
+    if game == "elfern":          # a shorter Elfern game: start after the stock phase
+        first = solver.solve(deal, objective="total")
+        deal = deal.with_play(tuple(tuple(first.line[i:i + 2]) for i in range(0, 20, 2)))
+        deal = ending_of(deal)
+    result = solver.solve(deal, objective="total")
+    n = deal.players
+    line = result.line
+    played = replace(deal, play=tuple(tuple(line[i:i + n]) for i in range(0, len(line), n)))
+    analysis = replay(solver.loads(played.dump()))
+    assert analysis.complete and analysis.final == result.totals
+    assert analysis.mistakes() == ()
+    assert all(step.before == result.totals == step.after for step in analysis.steps)
+
+
+def ending_of(deal: solver.Deal) -> solver.Deal:
+    position = deal.position()
+    hands = {s + 1: tuple(position.hands[s]) for s in range(position.seats)}
+    return solver.loads(replace(deal, hands=hands, stock=(), play=(), leader=position.leader + 1,
+                                taken=tuple(position.points)).dump())
+
+
+def test_replay_shows_exactly_the_cost_of_a_blunder():
+    # ♥J instead of ♦A costs seats 1+3 one trick (see SCHARWENZEL_ENDING); the rest of the play
+    # is then optimal for both sides, so that is the only mistake and the game ends 5-3.
+    deal = load(SCHARWENZEL_ENDING)
+    after = solver.solve(load(SCHARWENZEL_ENDING.replace('leader = 3', 'leader = 3\nplay = ["♥J"]')),
+                         objective="total")
+    line = (parse_card("♥J"),) + after.line
+    played = solver.loads(replace(deal, play=tuple(tuple(line[i:i + 4]) for i in range(0, 12, 4))).dump())
+    analysis = replay(played)
+    mistakes = analysis.mistakes()
+    assert [(m.seat, m.card, m.cost) for m in mistakes] == [(3, parse_card("♥J"), 1)]
+    assert mistakes[0].before == (6, 2) and mistakes[0].after == (5, 3)
+    assert mistakes[0].better == (parse_card("♦A"),)
+    assert analysis.final == (5, 3) and analysis.cost_by_side() == (1, 0)
+
+
+# --- analyze -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["examples/scharwenzel-played.toml", "examples/schafkopf2-played.toml",
+                                  "examples/elfern-played.toml", "examples/scharwenzel-ending.toml"])
+def test_analyze_agrees_with_solve_grouped_and_expanded(path):
+    deal = solver.load(path)
+    result = solver.solve(deal)
+    by_card = {m.card: m for m in result.moves}
+    grouped = analyze(deal)
+    expanded = analyze(deal, expand=True)
+    assert sorted(c for row in grouped.rows for c in row.cards) == sorted(by_card)
+    assert sorted(c for row in expanded.rows for c in row.cards) == sorted(by_card)
+    assert all(len(row.cards) == 1 for row in expanded.rows)
+    for view in (grouped, expanded):
+        for row in view.rows:
+            for card in row.cards:
+                move = by_card[card]
+                assert row.totals == move.totals and row.optimal == move.optimal
+                assert row.level == move.level
+                own = deal.rule_set.side(result.to_move - 1)
+                assert row.loss == result.totals[own] - move.totals[own]
+    # a group is only ever cards the engine called equivalent, all with one value
+    for row in grouped.rows:
+        assert len({by_card[c].group for c in row.cards}) == 1
+
+
+def test_analyze_all_seats_leads_from_each_seat():
+    deal = load(SCHARWENZEL_ENDING)
+    analyses = analyze_all_seats(deal)
+    assert [a.seat for a in analyses] == [1, 2, 3, 4]
+    for a in analyses:
+        assert a.result.to_move == a.seat
+        # the seat's own cards are exactly the legal leads
+        held = set(deal.position().held(a.seat - 1))
+        assert {c for row in a.rows for c in row.cards} == held
+    # seat 3 leading is the file's own position
+    assert analyses[2].result.totals == solver.solve(deal).totals
+
+
+def test_all_seats_needs_a_trick_start(tmp_path):
+    path = tmp_path / "mid.toml"
+    path.write_text(SCHARWENZEL_ENDING.replace("leader = 3", 'leader = 3\nplay = ["♦A"]'), encoding="utf-8")
+    out = CliRunner().invoke(main, ["analyze", str(path), "--all-seats"])
+    assert out.exit_code == 2 and "start of a trick" in out.stderr
+
+
+# --- table -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed, players", [(1, 4), (2, 8)])
+def test_scharwenzel_table_agrees_with_each_cell_alone(seed, players):
+    deal = random_deal("scharwenzel", seed, players=players)
+    table = dd_table(deal)
+    assert len(table.cells) == 4 * players
+    for cell in table.cells:
+        alone = solver.solve(variant(deal, trump=cell.trump, leader=cell.leader, all_passed=False))
+        assert cell.totals == alone.totals
+        assert cell.outcome == alone.outcome
+    # the best trump of each seat is as good for its side as any other trump
+    for seat, suit in table.best_trump.items():
+        side = (seat - 1) % 2
+        best = table.cell(suit, deal.leader)
+        for other in range(4):
+            cell = table.cell(other, deal.leader)
+            assert _score(best.outcome, side) >= _score(cell.outcome, side)
+
+
+def _score(outcome, side):
+    if outcome.winner is None:
+        return (0, 0)
+    sign = 1 if outcome.winner - 1 == side else -1
+    return (sign * outcome.hooks, sign * outcome.score)
+
+
+def test_schafkopf2_table_covers_each_card17_trump():
+    deal = solver.load("examples/schafkopf2-card17.toml")
+    table = dd_table(deal)
+    assert [c.trump for c in table.cells] == [0, 1, 2, 3]
+    for cell in table.cells:
+        rules = dict(deal.rules, trump_mode="card17")
+        alone = solver.solve(variant(deal, trump=cell.trump, rules=rules))
+        assert cell.totals == alone.totals and cell.outcome == alone.outcome
+
+
+def test_table_cli_json_and_elfern_refused(tmp_path):
+    out = CliRunner().invoke(main, ["table", "examples/scharwenzel-8.toml", "--json"])
+    assert out.exit_code == 0
+    import json
+    data = json.loads(out.stdout)
+    assert len(data["cells"]) == 32 and {"trump", "leader", "totals", "outcome"} <= set(data["cells"][0])
+    out = CliRunner().invoke(main, ["table", "examples/elfern-deal.toml"])
+    assert out.exit_code == 2 and "no trump" in out.stderr
