@@ -1,0 +1,322 @@
+"""Seeded random SMALL positions for every game and mode, written as TOML deal files.
+
+``generate(mode, seed)`` returns the TOML text; ``generate_case(mode, seed)`` also returns
+what the file is meant to say (``Case``), so a test can check that the deal reader read it
+as written.  The same (mode, seed, size) always gives the same file.
+
+The files vary what the format allows: French or German letters, suit symbols, upper or
+lower case, ``T`` for the ten and ``D`` for the Daus, suit names in either language,
+optional keys left out when their default applies, and a ``play`` list of random legal
+cards (chosen with the reference's own rules), whose last trick may be unfinished.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from solver.cards import Card
+
+from reference import (A, C, D, H, J, K, Q, R6, R7, R8, R9, R10, S, SUITS, legal_moves, make_rules,
+                       play, start_state)
+
+# mode -> game, fixed settings and the size ranges: "small" for the brute-force cross-check,
+# "large" for the slow cross-check and the property tests
+MODES = {
+    "scharwenzel-4": dict(game="scharwenzel", players=4,
+                          small=dict(cards=(1, 3)), large=dict(cards=(3, 4))),
+    "scharwenzel-4-ending": dict(game="scharwenzel", players=4,
+                                 small=dict(cards=(4, 4)), large=dict(cards=(5, 5))),
+    "scharwenzel-6": dict(game="scharwenzel", players=6,
+                          small=dict(cards=(1, 3)), large=dict(cards=(3, 4))),
+    "scharwenzel-8": dict(game="scharwenzel", players=8,
+                          small=dict(cards=(1, 2)), large=dict(cards=(2, 3))),
+    "schafkopf2-schellen": dict(game="schafkopf2", trump_mode="schellen",
+                                small=dict(cards=(1, 6), piles=3), large=dict(cards=(6, 10), piles=6)),
+    "schafkopf2-card17": dict(game="schafkopf2", trump_mode="card17",
+                              small=dict(cards=(1, 6), piles=3), large=dict(cards=(6, 10), piles=6)),
+    "elfern": dict(game="elfern", must_head=False,
+                   small=dict(cards=(1, 3), stock=(0, 2, 4)), large=dict(cards=(3, 4), stock=(2, 4, 6))),
+    "elfern-must_head": dict(game="elfern", must_head=True,
+                             small=dict(cards=(1, 3), stock=(0, 2, 4)), large=dict(cards=(3, 4), stock=(2, 4, 6))),
+}
+
+PACK32 = [Card(s, r) for s in SUITS for r in (A, K, Q, J, R10, R9, R8, R7)]
+PACK36 = PACK32 + [Card(s, R6) for s in SUITS]
+
+# -- writing cards in every way the format allows ----------------------------------------------
+
+SYMBOLS = {C: "♣", S: "♠", H: "♥", D: "♦"}
+LETTERS = {"french": {C: "C", S: "S", H: "H", D: "D"}, "german": {C: "E", S: "G", H: "R", D: "S"}}
+RANKS = {"french": {A: ["A"], K: ["K"], Q: ["Q"], J: ["J"], R10: ["10", "T"], R9: ["9"], R8: ["8"],
+                    R7: ["7"], R6: ["6"]},
+         "german": {A: ["A", "D"], K: ["K"], Q: ["O"], J: ["U"], R10: ["10"], R9: ["9"], R8: ["8"],
+                    R7: ["7"], R6: ["6"]}}
+SUIT_WORDS = {C: ["clubs", "eichel", "♣"], S: ["spades", "gruen", "grün", "♠"],
+              H: ["hearts", "rot", "♥"], D: ["diamonds", "schellen", "♦"]}
+
+
+def card_text(card: Card, notation: str, rng: random.Random) -> str:
+    suit = SYMBOLS[card.suit] if rng.random() < 0.3 else LETTERS[notation][card.suit]
+    rank = rng.choice(RANKS[notation][card.rank])
+    text = suit + rank
+    return text.lower() if rng.random() < 0.15 else text
+
+
+def cards_text(cards, notation: str, rng: random.Random) -> str:
+    return " ".join(card_text(c, notation, rng) for c in cards)
+
+
+def q(text: str) -> str:
+    return '"' + text + '"'
+
+
+def toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return q(str(value))
+
+
+# -- the case ----------------------------------------------------------------------------------
+
+@dataclass
+class Case:
+    """A generated position and what its file says."""
+
+    mode: str
+    seed: int
+    toml: str = ""
+    game: str = ""
+    players: int = 2
+    leader: int = 1
+    hands: dict = field(default_factory=dict)        # seat -> tuple of Card
+    piles: dict = field(default_factory=dict)        # seat -> tuple of (up, down or None)
+    stock: tuple = ()
+    play: tuple = ()                                  # tuple of tricks
+    taken: tuple = (0, 0)
+    trump: int | None = None                          # the trump in force (None: Schellen mode)
+    options: dict = field(default_factory=dict)       # the options in force that we vary
+
+
+def generate(mode: str, seed: int, size: str = "small") -> str:
+    return generate_case(mode, seed, size).toml
+
+
+def generate_case(mode: str, seed: int, size: str = "small") -> Case:
+    spec = MODES[mode]
+    rng = random.Random(f"{mode}/{size}/{seed}")
+    case = Case(mode, seed, game=spec["game"])
+    sizes = spec[size]
+    if case.game == "scharwenzel":
+        lines = _scharwenzel(case, spec, sizes, rng)
+    elif case.game == "schafkopf2":
+        lines = _schafkopf2(case, spec, sizes, rng)
+    else:
+        lines = _elfern(case, spec, sizes, rng)
+    case.toml = "\n".join(lines) + "\n"
+    return case
+
+
+def _sample(rng: random.Random, pack: list, count: int) -> list:
+    """``count`` distinct cards; often from only two or three suits, so that following,
+    trumping and beating come up more often in small positions."""
+    if rng.random() < 0.4:
+        suits = rng.sample(SUITS, rng.choice([2, 3]))
+        pool = [c for c in pack if c.suit in suits]
+        if len(pool) >= count:
+            return rng.sample(pool, count)
+    return rng.sample(pack, count)
+
+
+def _random_play(case: Case, rng: random.Random) -> tuple:
+    """A few random legal cards from the start, grouped in tricks (the last may be unfinished)."""
+    rules = make_rules(case.game, case.players, case.trump, case.options)
+    piles = {seat: list(ps) for seat, ps in case.piles.items()}
+    state = start_state(case.players, case.leader, case.hands, piles, case.stock)
+    total = sum(len(p) for seat in state.holdings for p in seat) + len(case.stock)
+    if total == 0 or rng.random() < 0.4:
+        return ()
+    # mostly a few cards; now and then the whole deal (the position is over then)
+    count = total if rng.random() < 0.03 else rng.randint(1, max(1, total - 1))
+    tricks, current = [], []
+    for _ in range(count):
+        moves = legal_moves(rules, state)
+        if not moves:
+            break
+        card = rng.choice(moves)
+        state, _ = play(rules, state, card)
+        current.append(card)
+        if not state.trick:                      # the trick is complete
+            tricks.append(tuple(current))
+            current = []
+    if current:
+        tricks.append(tuple(current))
+    return tuple(tricks)
+
+
+def _header(case: Case, notation: str, default_notation: str, rng: random.Random) -> list:
+    lines = [f"# random position: mode {case.mode}, seed {case.seed}", f"game = {q(case.game)}"]
+    if notation != default_notation or rng.random() < 0.2:
+        lines.append(f"cards = {q(notation)}")
+    return lines
+
+
+def _common(case: Case, lines: list, notation: str, rng: random.Random) -> None:
+    if case.leader != 1 or rng.random() < 0.5:
+        lines.append(f"leader = {case.leader}")
+    if case.taken != (0, 0) or rng.random() < 0.1:
+        lines.append(f"taken = [{case.taken[0]}, {case.taken[1]}]")
+    if case.play:
+        lines.append("play = [" + ", ".join(q(cards_text(t, notation, rng)) for t in case.play) + "]")
+
+
+def _split(rng: random.Random, room: int) -> tuple:
+    if room <= 0 or rng.random() < 0.3:
+        return (0, 0)
+    total = rng.randint(0, room)
+    a = rng.randint(0, total)
+    return (a, total - a)
+
+
+def _rules_table(lines: list, rules: list) -> None:
+    if rules:
+        lines += ["", "[rules]"] + [f"{name} = {toml_value(value)}" for name, value in rules]
+
+
+def _scharwenzel(case: Case, spec: dict, sizes: dict, rng: random.Random) -> list:
+    n = spec["players"]
+    case.players = n
+    pack = PACK36 if n == 6 else PACK32
+    whole = len(pack) // n                                  # 8, 6 or 4 cards a hand
+    size = rng.randint(*sizes["cards"])
+    cards = _sample(rng, pack, size * n)
+    case.hands = {seat: tuple(cards[(seat - 1) * size: seat * size]) for seat in range(1, n + 1)}
+    case.trump = rng.choice(SUITS)
+    plain_order = rng.choice(["AKQ10", "A10KQ"])
+    must_trump = rng.random() < 0.5
+    case.options = {"plain_order": plain_order, "must_trump": must_trump}
+    case.leader = rng.randint(1, n)
+    case.taken = _split(rng, whole - size)
+    case.play = _random_play(case, rng)
+
+    notation = "german" if rng.random() < 0.2 else "french"
+    lines = _header(case, notation, "french", rng)
+    if rng.random() < 0.7:
+        lines.append(f"players = {n}")
+    lines.append(f"trump = {q(rng.choice(SUIT_WORDS[case.trump]))}")
+    _common(case, lines, notation, rng)
+    lines += ["", "[hands]"]
+    for seat in range(1, n + 1):
+        lines.append(f"{seat} = {q(cards_text(case.hands[seat], notation, rng))}")
+    rules = []
+    if plain_order != "AKQ10" or rng.random() < 0.5:
+        rules.append(("plain_order", plain_order))
+    if must_trump or rng.random() < 0.5:
+        rules.append(("must_trump", must_trump))
+    rng.shuffle(rules)
+    _rules_table(lines, rules)
+    return lines
+
+
+def _schafkopf2(case: Case, spec: dict, sizes: dict, rng: random.Random) -> list:
+    mode = spec["trump_mode"]
+    case.players = 2
+    size = rng.randint(*sizes["cards"])                 # cards per seat, face up and face down
+    max_piles = sizes["piles"]
+    while (size + 1) // 2 > max_piles:
+        size -= 1
+    cards = _sample(rng, PACK32, 2 * size)
+    for seat in (1, 2):
+        mine = cards[(seat - 1) * size: seat * size]
+        count = rng.randint((size + 1) // 2, min(max_piles, size))   # piles
+        downs = set(rng.sample(range(count), size - count))          # piles with a face-down card
+        piles, k = [], 0
+        for i in range(count):
+            if i in downs:
+                piles.append((mine[k], mine[k + 1]))
+                k += 2
+            else:
+                piles.append((mine[k], None))
+                k += 1
+        assert k == size
+        case.piles[seat] = tuple(piles)
+    trump_key = None
+    if mode == "card17":
+        if rng.random() < 0.5:
+            case.trump = rng.choice(SUITS)
+            trump_key = rng.choice(SUIT_WORDS[case.trump])
+        else:
+            case.trump = case.piles[1][0][0].suit       # the 17th card: seat 1's first face-up card
+    else:
+        case.trump = None
+        if rng.random() < 0.15:
+            trump_key = rng.choice(SUIT_WORDS[D])
+    must_beat = rng.random() < 0.5
+    case.options = {"trump_mode": mode, "must_beat": must_beat}
+    case.leader = rng.randint(1, 2)
+    points = sum({A: 11, R10: 10, K: 4, Q: 3, J: 2}.get(c.rank, 0) for c in cards)
+    case.taken = _split(rng, 120 - points)
+    case.play = _random_play(case, rng)
+
+    notation = "french" if rng.random() < 0.2 else "german"
+    lines = _header(case, notation, "german", rng)
+    if trump_key is not None:
+        lines.append(f"trump = {q(trump_key)}")
+    _common(case, lines, notation, rng)
+    lines += ["", "[piles]"]
+    for seat in (1, 2):
+        text = " ".join(card_text(up, notation, rng) if down is None
+                        else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
+                        for up, down in case.piles[seat])
+        lines.append(f"{seat} = {q(text)}")
+    rules = []
+    if mode != "schellen" or rng.random() < 0.5:
+        rules.append(("trump_mode", mode))
+    if must_beat or rng.random() < 0.5:
+        rules.append(("must_beat", must_beat))
+    if rng.random() < 0.2:
+        rules.append(("schneider_at", rng.choice([29, 30])))
+    rng.shuffle(rules)
+    _rules_table(lines, rules)
+    return lines
+
+
+def _elfern(case: Case, spec: dict, sizes: dict, rng: random.Random) -> list:
+    case.players = 2
+    size = rng.randint(*sizes["cards"])
+    stock = rng.choice(sizes["stock"])
+    cards = _sample(rng, PACK32, 2 * size + stock)
+    case.hands = {1: tuple(cards[:size]), 2: tuple(cards[size: 2 * size])}
+    case.stock = tuple(cards[2 * size:])
+    must_head = spec["must_head"]
+    case.options = {"must_head": must_head}
+    case.leader = rng.randint(1, 2)
+    honours = sum(1 for c in cards if c.rank in (A, K, Q, J, R10))
+    case.taken = _split(rng, 20 - honours)
+    case.play = _random_play(case, rng)
+
+    notation = "german" if rng.random() < 0.2 else "french"
+    lines = _header(case, notation, "french", rng)
+    if case.stock or rng.random() < 0.2:
+        lines.append(f"stock = {q(cards_text(case.stock, notation, rng))}")
+    _common(case, lines, notation, rng)
+    lines += ["", "[hands]"]
+    for seat in (1, 2):
+        lines.append(f"{seat} = {q(cards_text(case.hands[seat], notation, rng))}")
+    rules = []
+    if must_head or rng.random() < 0.5:
+        rules.append(("must_head", must_head))
+    if rng.random() < 0.3:
+        rules.append(("scoring", rng.choice(["lines", "graded"])))
+    rng.shuffle(rules)
+    _rules_table(lines, rules)
+    return lines
+
+
+if __name__ == "__main__":                          # print a few files to look at
+    import sys
+    mode = sys.argv[1] if len(sys.argv) > 1 else "scharwenzel-4"
+    for seed in range(int(sys.argv[2]) if len(sys.argv) > 2 else 3):
+        print(generate(mode, seed))

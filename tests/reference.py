@@ -1,0 +1,403 @@
+"""An independent brute-force reference solver, written from ``shared/rules.md`` alone.
+
+Plain minimax over every legal card: no pruning, no move ordering, no equivalence classes,
+no bounds.  The only shortcut is an optional memo keyed on the *complete* future-relevant
+state (every seat's cards and piles, the cards waiting to be turned up, the stock, the
+trick so far and its leader); what a state is still worth does not depend on how it was
+reached, because every game here just adds up points (tricks, card points or honours) trick
+by trick.  ``Reference(..., memo=False)`` switches it off and the tests compare both.
+
+It uses nothing of the solver but the ``Card`` type (and the parsed ``Deal`` as input, in
+``from_deal``): trump orders, plain orders, card values, the follow rules, piles, the
+Elfern stock and the sides are all written out again here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from solver.cards import Card
+
+# Suits and ranks, spelled out here instead of imported.
+C, S, H, D = 0, 1, 2, 3                 # clubs/Eichel, spades/Grün, hearts/Rot, diamonds/Schellen
+SUITS = (C, S, H, D)
+R6, R7, R8, R9, R10, J, Q, K, A = 6, 7, 8, 9, 10, 11, 12, 13, 14   # J = Unter, Q = Ober
+
+TRUMP = 4                               # the effective suit of every trump
+
+GAMES = ("scharwenzel", "schafkopf2", "elfern")
+
+
+# --------------------------------------------------------------------------------------------
+# Rules: the card order, card values, sides and the follow rules of one deal.
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rules:
+    game: str
+    players: int
+    pack: frozenset                      # every card of the pack
+    trumps: tuple                        # trumps, high to low (empty in Elfern)
+    plain: dict                          # suit -> its non-trump cards, high to low
+    options: dict = field(hash=False, compare=False)
+
+    # -- card classification ------------------------------------------------------------
+
+    def is_trump(self, card: Card) -> bool:
+        return card in self.trumps
+
+    def suit_of(self, card: Card) -> int:
+        """The effective suit: TRUMP for every trump, else the printed suit."""
+        return TRUMP if card in self.trumps else card.suit
+
+    def value(self, card: Card) -> int:
+        """Card points (Schafkopf) or honours (Elfern); Scharwenzel counts tricks instead."""
+        if self.game == "schafkopf2":
+            return {A: 11, R10: 10, K: 4, Q: 3, J: 2}.get(card.rank, 0)
+        if self.game == "elfern":
+            return 1 if card.rank in (A, K, Q, J, R10) else 0
+        return 0
+
+    def trick_points(self, cards: Iterable[Card]) -> int:
+        if self.game == "scharwenzel":
+            return 1
+        return sum(self.value(c) for c in cards)
+
+    def side(self, seat: int) -> int:
+        """0 for seat 1's side, 1 for the other; ``seat`` is 0-based.  Odd seats (1, 3, ...)
+        against even seats; with two players that is seat 1 against seat 2."""
+        return seat % 2
+
+    # -- tricks ---------------------------------------------------------------------------
+
+    def winner(self, cards: tuple) -> int:
+        """Index (in play order) of the card winning the trick so far: the highest trump, or
+        with no trump the highest card of the (effective) suit led."""
+        led = self.suit_of(cards[0])
+        best = 0
+        for i in range(1, len(cards)):
+            if self._beats(cards[i], cards[best], led):
+                best = i
+        return best
+
+    def _beats(self, card: Card, other: Card, led: int) -> bool:
+        t1, t2 = self.is_trump(card), self.is_trump(other)
+        if t1 and t2:
+            return self.trumps.index(card) < self.trumps.index(other)
+        if t1 != t2:
+            return t1
+        # neither is a trump: only a card of the suit led can win
+        if card.suit != led:
+            return False
+        if other.suit != led:
+            return True
+        order = self.plain[led]
+        return order.index(card) < order.index(other)
+
+    def legal(self, playable: list, trick: tuple, stock_left: bool) -> list:
+        """The cards the player to move may play from ``playable`` (his playable cards: his
+        hand, or the face-up tops of his piles) to ``trick`` (the cards played to it so far).
+        ``stock_left``: Elfern's stock still holds cards."""
+        if not trick:
+            return list(playable)                       # leading is free in every game
+        led = self.suit_of(trick[0])
+        follow = [c for c in playable if self.suit_of(c) == led]
+        if self.game == "scharwenzel":
+            if follow:
+                return follow
+            trumps = [c for c in playable if self.is_trump(c)]
+            if self.options["must_trump"] and trumps:
+                return trumps
+            return list(playable)
+        if self.game == "schafkopf2":
+            if follow:
+                allowed = follow
+            else:
+                trumps = [c for c in playable if self.is_trump(c)]
+                allowed = trumps if trumps else list(playable)
+            if self.options["must_beat"]:
+                # must beat the card currently winning, if some allowed card can
+                beaters = [c for c in allowed if self.winner(trick + (c,)) == len(trick)]
+                if beaters:
+                    return beaters
+            return allowed
+        # Elfern
+        if stock_left:
+            return list(playable)                       # free while the stock lasts
+        if not follow:
+            return list(playable)
+        if self.options["must_head"]:
+            # must also beat the card led, if able
+            beaters = [c for c in follow if self._beats(c, trick[0], led)]
+            if beaters:
+                return beaters
+        return follow
+
+
+def _check_order(pack: frozenset, trumps: list, plain: dict) -> None:
+    """Every card of the pack is exactly one trump or one plain card of its suit."""
+    listed = list(trumps) + [c for s in SUITS for c in plain[s]]
+    assert len(listed) == len(set(listed)), "a card is ranked twice"
+    assert set(listed) == set(pack), "the ranking does not cover the pack"
+    for s in SUITS:
+        assert all(c.suit == s for c in plain[s])
+
+
+def scharwenzel_rules(players: int, trump: int, plain_order: str = "AKQ10",
+                      must_trump: bool = False) -> Rules:
+    """rules.md §1."""
+    assert players in (4, 6, 8) and trump in SUITS and plain_order in ("AKQ10", "A10KQ")
+    six = players == 6                                   # the 36-card pack
+    ranks = (A, K, Q, J, R10, R9, R8, R7) + ((R6,) if six else ())
+    pack = frozenset(Card(s, r) for s in SUITS for r in ranks)
+    T = trump
+    trumps = [Card(C, Q), Card(T, R7), Card(S, Q), Card(C, J), Card(S, J), Card(H, J), Card(D, J),
+              Card(T, A), Card(T, K)]
+    if T in (H, D):
+        trumps.append(Card(T, Q))
+    trumps += [Card(T, R10), Card(T, R9), Card(T, R8)]
+    if six:
+        trumps.append(Card(T, R6))
+    assert len(trumps) == (12 if T in (C, S) else 13) + (1 if six else 0)
+    ranking = [A, K, Q, R10, R9, R8, R7, R6] if plain_order == "AKQ10" else [A, R10, K, Q, R9, R8, R7, R6]
+    plain = {s: tuple(Card(s, r) for r in ranking if Card(s, r) in pack and Card(s, r) not in trumps)
+             for s in SUITS}
+    _check_order(pack, trumps, plain)
+    return Rules("scharwenzel", players, pack, tuple(trumps), plain,
+                 {"plain_order": plain_order, "must_trump": must_trump})
+
+
+def schafkopf2_rules(trump_mode: str = "schellen", trump: int | None = None,
+                     must_beat: bool = False) -> Rules:
+    """rules.md §2 (without the Mariage variant)."""
+    pack = frozenset(Card(s, r) for s in SUITS for r in (A, K, Q, J, R10, R9, R8, R7))
+    if trump_mode == "schellen":
+        trumps = [Card(C, Q), Card(S, Q), Card(H, Q), Card(D, Q),
+                  Card(C, J), Card(S, J), Card(H, J), Card(D, J),
+                  Card(D, A), Card(D, R10), Card(D, K), Card(D, R9), Card(D, R8), Card(D, R7)]
+    elif trump_mode == "card17":
+        assert trump in SUITS
+        T = trump
+        trumps = [Card(C, Q), Card(T, R7), Card(S, Q),
+                  Card(C, J), Card(S, J), Card(H, J), Card(D, J),
+                  Card(T, A), Card(T, R10), Card(T, K)]
+        if T in (H, D):
+            trumps.append(Card(T, Q))
+        trumps += [Card(T, R9), Card(T, R8)]
+    else:
+        raise ValueError(trump_mode)
+    ranking = [A, R10, K, Q, R9, R8, R7]
+    plain = {s: tuple(Card(s, r) for r in ranking if Card(s, r) not in trumps) for s in SUITS}
+    _check_order(pack, trumps, plain)
+    return Rules("schafkopf2", 2, pack, tuple(trumps), plain,
+                 {"trump_mode": trump_mode, "must_beat": must_beat})
+
+
+def elfern_rules(must_head: bool = False) -> Rules:
+    """rules.md §3."""
+    ranking = [A, K, Q, J, R10, R9, R8, R7]
+    pack = frozenset(Card(s, r) for s in SUITS for r in ranking)
+    plain = {s: tuple(Card(s, r) for r in ranking) for s in SUITS}
+    _check_order(pack, [], plain)
+    return Rules("elfern", 2, pack, (), plain, {"must_head": must_head})
+
+
+def make_rules(game: str, players: int, trump: int | None, options: dict) -> Rules:
+    if game == "scharwenzel":
+        return scharwenzel_rules(players, trump, options.get("plain_order", "AKQ10"),
+                                 bool(options.get("must_trump", False)))
+    if game == "schafkopf2":
+        mode = options.get("trump_mode", "schellen")
+        return schafkopf2_rules(mode, trump if mode == "card17" else None,
+                                bool(options.get("must_beat", False)))
+    if game == "elfern":
+        return elfern_rules(bool(options.get("must_head", False)))
+    raise ValueError(game)
+
+
+# --------------------------------------------------------------------------------------------
+# State: who holds what, the trick so far.  Immutable, so it can be a memo key.
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class State:
+    # per seat (0-based): the seat's piles, each a tuple of cards, the playable card first.
+    # A card in a hand is a pile of one card; a Schafkopf pile UP/DOWN is (UP, DOWN).
+    holdings: tuple
+    # piles played from in this trick: (seat, rest of the pile); the next card is turned up
+    # only after the trick
+    pending: tuple
+    stock: tuple                  # Elfern stock, top card first
+    leader: int                   # 0-based seat leading the current trick
+    trick: tuple                  # cards played to the current trick, in order
+
+    def to_move(self, players: int) -> int:
+        return (self.leader + len(self.trick)) % players
+
+    def is_over(self) -> bool:
+        return not self.trick and not self.pending and not self.stock and not any(self.holdings)
+
+    def playable(self, seat: int) -> list:
+        return sorted(pile[0] for pile in self.holdings[seat])
+
+
+def start_state(players: int, leader: int, hands: dict | None = None, piles: dict | None = None,
+                stock: Iterable[Card] = ()) -> State:
+    """``leader`` 1-based; ``hands``: seat (1-based) -> cards; ``piles``: seat -> (up, down|None)."""
+    holdings = []
+    for seat in range(1, players + 1):
+        mine = []
+        for card in (hands or {}).get(seat, ()):
+            mine.append((card,))
+        for up, down in (piles or {}).get(seat, ()):
+            mine.append((up,) if down is None else (up, down))
+        holdings.append(frozenset(mine))
+    return State(tuple(holdings), (), tuple(stock), leader - 1, ())
+
+
+class IllegalCard(ValueError):
+    pass
+
+
+def legal_moves(rules: Rules, state: State) -> list:
+    if state.is_over():
+        return []
+    seat = state.to_move(rules.players)
+    return rules.legal(state.playable(seat), state.trick, bool(state.stock))
+
+
+def play(rules: Rules, state: State, card: Card) -> tuple[State, tuple[int, int]]:
+    """Play ``card`` for the player to move: the new state and the points it brings (a, b)
+    (non-zero only when it completes a trick)."""
+    n = rules.players
+    seat = state.to_move(n)
+    if card not in legal_moves(rules, state):
+        raise IllegalCard(f"{card} is not a legal card for seat {seat + 1}")
+    pile = next(p for p in state.holdings[seat] if p[0] == card)
+    holdings = list(state.holdings)
+    holdings[seat] = state.holdings[seat] - {pile}
+    pending = state.pending + (((seat, pile[1:]),) if len(pile) > 1 else ())
+    trick = state.trick + (card,)
+    if len(trick) < n:
+        return State(tuple(holdings), pending, state.stock, state.leader, trick), (0, 0)
+    # the trick is complete
+    winner = (state.leader + rules.winner(trick)) % n
+    points = [0, 0]
+    points[rules.side(winner)] += rules.trick_points(trick)
+    # face-down cards under the piles played from are turned up now
+    for owner, rest in pending:
+        holdings[owner] = holdings[owner] | {rest}
+    stock = state.stock
+    if stock:
+        # Elfern: the winner draws the top card, then the loser the next
+        assert n == 2 and len(stock) >= 2
+        loser = 1 - winner
+        holdings[winner] = holdings[winner] | {(stock[0],)}
+        holdings[loser] = holdings[loser] | {(stock[1],)}
+        stock = stock[2:]
+    return State(tuple(holdings), (), stock, winner, ()), (points[0], points[1])
+
+
+# --------------------------------------------------------------------------------------------
+# Minimax
+# --------------------------------------------------------------------------------------------
+
+class Reference:
+    """Perfect play from a state: seat 1's side maximises its final total, the other side
+    minimises it (every game here is constant-sum)."""
+
+    def __init__(self, rules: Rules, memo: bool = True):
+        self.rules = rules
+        self.memo: dict | None = {} if memo else None
+        self.nodes = 0
+
+    def future(self, state: State) -> tuple[int, int]:
+        """What each side still takes from ``state`` on, with perfect play."""
+        if self.memo is not None and state in self.memo:
+            return self.memo[state]
+        self.nodes += 1
+        if state.is_over():
+            return (0, 0)
+        rules = self.rules
+        maximise = rules.side(state.to_move(rules.players)) == 0
+        best = None
+        for card in legal_moves(rules, state):
+            child, gain = play(rules, state, card)
+            rest = self.future(child)
+            value = (gain[0] + rest[0], gain[1] + rest[1])
+            if best is None or (value[0] > best[0] if maximise else value[0] < best[0]):
+                best = value
+        assert best is not None, "a player to move without a legal card"
+        if self.memo is not None:
+            self.memo[state] = best
+        return best
+
+
+@dataclass
+class RefResult:
+    totals: tuple[int, int]              # final totals (seat 1's side, the other side)
+    moves: dict                          # legal card -> final totals after it
+    to_move: int | None                  # 1-based seat to move, None when over
+    base: tuple[int, int]                # taken + the tricks completed in ``play``
+    rules: Rules
+    state: State                         # the position after ``play``
+
+
+def rules_from_deal(deal) -> Rules:
+    opts = deal.options
+    if deal.game == "scharwenzel":
+        return scharwenzel_rules(deal.players, deal.trump_suit, opts["plain_order"], opts["must_trump"])
+    if deal.game == "schafkopf2":
+        if opts.get("mariage"):
+            raise NotImplementedError("the Mariage variant")
+        if opts["trump_mode"] == "schellen":
+            return schafkopf2_rules("schellen", None, opts["must_beat"])
+        return schafkopf2_rules("card17", deal.trump_suit, opts["must_beat"])
+    if deal.game == "elfern":
+        return elfern_rules(opts["must_head"])
+    raise ValueError(deal.game)
+
+
+def replay(rules: Rules, state: State, tricks, base=(0, 0)) -> tuple[State, tuple[int, int]]:
+    """Play the tricks of a ``play`` list (each from its leader), checking each card."""
+    a, b = base
+    for t, trick in enumerate(tricks):
+        if state.trick:
+            raise IllegalCard(f"trick {t + 1} starts while trick {t} is unfinished")
+        for card in trick:
+            state, gain = play(rules, state, card)
+            a, b = a + gain[0], b + gain[1]
+    return state, (a, b)
+
+
+def play_line(rules: Rules, state: State, line, base=(0, 0)) -> tuple[State, tuple[int, int]]:
+    """Play a sequence of cards (not grouped by tricks), checking each card."""
+    a, b = base
+    for card in line:
+        state, gain = play(rules, state, card)
+        a, b = a + gain[0], b + gain[1]
+    return state, (a, b)
+
+
+def initial(deal) -> tuple[Rules, State]:
+    rules = rules_from_deal(deal)
+    piles = {seat: [(p.up, p.down) for p in ps] for seat, ps in deal.piles.items()}
+    state = start_state(deal.players, deal.leader, deal.hands, piles, deal.stock)
+    return rules, state
+
+
+def solve(deal, memo: bool = True) -> RefResult:
+    """The reference result for the position of a parsed deal (after its ``play``)."""
+    rules, state = initial(deal)
+    state, base = replay(rules, state, deal.play, tuple(deal.taken))
+    ref = Reference(rules, memo)
+    rest = ref.future(state)
+    totals = (base[0] + rest[0], base[1] + rest[1])
+    moves = {}
+    for card in legal_moves(rules, state):
+        child, gain = play(rules, state, card)
+        after = ref.future(child)
+        moves[card] = (base[0] + gain[0] + after[0], base[1] + gain[1] + after[1])
+    to_move = None if state.is_over() else state.to_move(rules.players) + 1
+    return RefResult(totals, moves, to_move, base, rules, state)
