@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUITS, Card
+from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card
 from .deal import Deal, loads
 from .games import GAMES
 

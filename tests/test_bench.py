@@ -1,0 +1,113 @@
+"""solver.bench and `stich bench`: deterministic node counts, the JSON shape, --off."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.bench import bench_command
+from solver.bench import (SWITCHES, DealSet, builtin_sets, measure_solve, measure_value, parse_off,
+                          percentile, run)
+from solver.solve import new_engine, solve
+
+SMALL = [DealSet("scharwenzel-4", "scharwenzel", (1, 2, 3)),
+         DealSet("scharwenzel-6", "scharwenzel", (1,), players=6),
+         DealSet("schafkopf2-card17", "schafkopf2", (5,), players=2, rules={"trump_mode": "card17"})]
+
+
+def _nodes(data):
+    return {s["name"]: [d["nodes"] for d in s["per_deal"]] for s in data["sets"]}
+
+
+@pytest.mark.parametrize("mode", ["value", "solve"])
+def test_node_counts_are_identical_across_runs(mode):
+    first = run(SMALL, mode=mode, tt_megabytes=8)
+    second = run(SMALL, mode=mode, tt_megabytes=8)
+    assert _nodes(first) == _nodes(second)
+    assert all(n > 0 for ns in _nodes(first).values() for n in ns)
+
+
+def test_a_deal_counts_the_same_whatever_was_solved_before():
+    deals = [d for s in SMALL for d in s.deals()]
+    reused = new_engine(8)
+    forward = [measure_solve(d, reused).nodes for d in deals]
+    backward = [measure_solve(d, reused).nodes for d in reversed(deals)][::-1]
+    alone = [measure_solve(d, new_engine(8)).nodes for d in deals]
+    assert forward == backward == alone
+    values = [measure_value(d, reused).nodes for d in deals]
+    assert values == [measure_value(d, new_engine(8)).nodes for d in deals]
+
+
+def test_the_table_is_what_must_be_cleared():
+    """Without clearing, a second search of the same deal profits from the first: the reason
+    every measured deal starts from a cleared engine."""
+    deal = SMALL[0].deals()[0]
+    engine = new_engine(8)
+    first = solve(deal, engine=engine).nodes
+    again = solve(deal, engine=engine, keep_tt=True).nodes
+    assert again < first
+    assert measure_solve(deal, engine).nodes == first
+
+
+def test_node_counts_depend_on_the_switches():
+    plain = run(SMALL[:1], mode="value", tt_megabytes=8)
+    without = run(SMALL[:1], mode="value", tt_megabytes=8, off={"merge": False, "bounds": False})
+    assert without["switches"]["merge"] is False and without["switches"]["bounds"] is False
+    assert plain["switches"] == {name: True for name in SWITCHES}
+    assert [d["value"] for d in plain["sets"][0]["per_deal"]] == \
+        [d["value"] for d in without["sets"][0]["per_deal"]]
+
+
+def test_parse_off():
+    assert parse_off("merge, bounds") == {"merge": False, "bounds": False}
+    assert parse_off(None) == {} and parse_off("") == {}
+    with pytest.raises(ValueError, match="unknown technique 'nope'"):
+        parse_off("merge,nope")
+
+
+def test_percentile():
+    assert percentile([5, 1, 4, 2, 3], 50) == 3
+    assert percentile(list(range(1, 11)), 90) == 9
+    assert percentile([7], 90) == 7
+
+
+def test_builtin_sets_are_fixed():
+    full, quick = builtin_sets(), builtin_sets(quick=True)
+    assert [s.name for s in full] == [s.name for s in quick]
+    assert {s.game for s in full} == {"scharwenzel", "schafkopf2", "elfern"}
+    for f, q in zip(full, quick):
+        assert len(q.seeds) < len(f.seeds) and set(q.seeds) <= set(f.seeds)
+        assert [d.dump() for d in q.deals()] == [d.dump() for d in q.deals()]
+
+
+def test_cli_json_shape():
+    result = CliRunner().invoke(bench_command, ["--quick", "--json", "--mode", "value", "--tt-mb", "8"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"mode", "objective", "tt_megabytes", "switches", "deterministic_nodes", "note", "sets",
+            "total", "quick"} <= set(data)
+    assert data["mode"] == "value" and data["quick"] is True and data["tt_megabytes"] == 8
+    assert data["deterministic_nodes"] is True
+    names = [s["name"] for s in data["sets"]]
+    assert names == [s.name for s in builtin_sets(quick=True)]
+    for s in data["sets"]:
+        assert {"name", "game", "players", "rules", "seeds", "deals", "nodes", "seconds",
+                "nodes_per_second", "median_ms", "p90_ms", "per_deal"} <= set(s)
+        assert s["deals"] == len(s["seeds"]) == len(s["per_deal"])
+        assert s["nodes"] == sum(d["nodes"] for d in s["per_deal"])
+        assert all({"seed", "nodes", "ms", "value"} <= set(d) for d in s["per_deal"])
+    assert data["total"]["deals"] == sum(s["deals"] for s in data["sets"])
+    assert data["total"]["nodes"] == sum(s["nodes"] for s in data["sets"])
+
+
+def test_cli_report_and_bad_off():
+    runner = CliRunner()
+    result = runner.invoke(bench_command, ["--quick", "--mode", "value", "--off", "merge", "--tt-mb", "8"])
+    assert result.exit_code == 0, result.output
+    assert "techniques off: merge" in result.output and "deterministic" in result.output
+    for name in ("scharwenzel-4", "schafkopf2-schellen", "elfern", "nodes/s", "median ms"):
+        assert name in result.output
+    bad = runner.invoke(bench_command, ["--off", "nope"])
+    assert bad.exit_code == 2 and "unknown technique 'nope'" in bad.output
