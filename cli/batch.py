@@ -53,9 +53,11 @@ class _Bar:
         sys.stderr.flush()
 
     def close(self) -> None:
+        """End the bar's line (it is drawn again on the next update)."""
         if self.enabled and self.first is not None:
             sys.stderr.write("\n")
             sys.stderr.flush()
+            self.last_draw = 0.0
 
 
 @click.command("batch")
@@ -123,7 +125,7 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
     bar = _Bar(enabled=not quiet and sys.stderr.isatty())
 
     def on_error(item_id: str, message: str) -> None:
-        bar.close() if bar.enabled else None
+        bar.close()
         click.echo(f"stich: {item_id}: not solved: {message}", err=True)
 
     try:

@@ -8,7 +8,9 @@ import solver
 
 from .common import StichGroup
 from .analyze import analyze_command
+from .batch import batch_command
 from .bench import bench_command
+from .deal import deal_command
 from .puzzle import puzzle_command
 from .replay import replay_command
 from .rules import rules_command
@@ -28,7 +30,7 @@ def main() -> None:
 
 
 for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,
-                rules_command, bench_command):
+                rules_command, deal_command, batch_command, bench_command):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover

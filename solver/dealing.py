@@ -47,26 +47,38 @@ def _draw(game: str, seed: Any, *, players: int = 4, trump: int | None = None,
     notation = notation or spec.default_notation
     if game == "scharwenzel":
         trump = rng.choice(SUITS) if trump is None else trump
-        deck = list(spec.build(trump, options, players).deck)
+        deck = list(_pack(game, trump, options, players))
         rng.shuffle(deck)
         size = len(deck) // players
         hands = {s + 1: tuple(deck[s * size:(s + 1) * size]) for s in range(players)}
         return Deal(game=game, notation=notation, players=players, leader=1, hands=hands,
                     trump=trump, rules=rules)
     if game == "schafkopf2":
-        deck = list(spec.build(3, options).deck)
+        deck = list(_pack(game, 3, options, 2))
         rng.shuffle(deck)
         piles = {1: tuple(Pile(deck[16 + i], deck[i]) for i in range(8)),
                  2: tuple(Pile(deck[24 + i], deck[8 + i]) for i in range(8))}
         return Deal(game=game, notation=notation, players=2, leader=1, piles=piles,
                     trump=trump, rules=rules)
     if game == "elfern":
-        deck = list(spec.build(None, options).deck)
+        deck = list(_pack(game, None, options, 2))
         rng.shuffle(deck)
         return Deal(game=game, notation=notation or FRENCH, players=2, leader=1,
                     hands={1: tuple(deck[:6]), 2: tuple(deck[6:12])}, stock=tuple(deck[12:]),
                     rules=rules)
     raise ValueError(f"unknown game {game!r}")  # pragma: no cover - GAMES has only these
+
+
+def _pack(game: str, trump: int | None, options: dict[str, Any], players: int) -> tuple[Card, ...]:
+    """The pack in the order the game's rule set lists it (the order shuffled), cached."""
+    key = (game, trump, tuple(sorted(options.items())), players)
+    deck = _PACKS.get(key)
+    if deck is None:
+        deck = _PACKS[key] = tuple(GAMES[game].build(trump, options, players).deck)
+    return deck
+
+
+_PACKS: dict[tuple, tuple[Card, ...]] = {}
 
 
 def with_source(deal: Deal, source: str) -> Deal:

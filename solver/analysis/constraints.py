@@ -412,6 +412,9 @@ class _Parser:
             return lambda view, held, n=n: all(c in held for c in view.trumps()[:n])
         if word in ("a", "an"):
             self.i += 1
+            if self.is_card(self.peek()):          # "a ♣Q": that card
+                cards = self.cards()
+                return lambda view, held, cs=cards: all(c in held for c in cs)
             count = self.kind(subject)
             return lambda view, held: count(view, held) >= 1
         if self.is_card(token):

@@ -1,0 +1,296 @@
+"""`stich batch`: many deals on all cores or a Dask cluster, one JSON line each, resumable.
+
+Every result is compared with solving the deal alone (``solver.solve`` with a fresh engine);
+the kill-and-resume tests kill a real batch process (SIGKILL, the whole process group) at a
+seeded random moment, tear its last line as a kill in the middle of a write would, resume,
+and demand exactly one correct line per deal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.batch import batch_command
+from cli.deal import deal_command
+from solver.analysis.batch import collect_items, run_batch
+from solver.deal import loads
+from solver.dealing import generate_deals
+from solver.report import solve_json
+from solver.solve import solve
+
+ROOT = Path(__file__).resolve().parent.parent
+BATCH = [sys.executable, "-c", "from cli.batch import batch_command; batch_command()"]
+SAME = ("totals", "outcome", "line", "line_totals", "moves", "tricks", "to_move", "already_won")
+
+
+def run(*args: str):
+    return CliRunner().invoke(batch_command, list(args), catch_exceptions=False)
+
+
+def lines_of(path: Path) -> list[dict]:
+    """Every line of a results file, which must all be complete and valid."""
+    data = path.read_bytes()
+    assert data.endswith(b"\n")
+    return [json.loads(line) for line in data.decode("utf-8").splitlines()]
+
+
+def assert_equal_to_solving_alone(records: list[dict], with_moves: bool = True) -> None:
+    for record in records:
+        deal = loads(record["deal"])
+        alone = solve_json(solve(deal, objective=record["objective"], with_moves=with_moves))
+        for key in SAME:
+            assert record["result"][key] == alone[key], (record["id"], key)
+
+
+def assert_exactly(records: list[dict], ids: list[str]) -> None:
+    assert sorted(r["id"] for r in records) == sorted(ids)      # no loss, no duplicate
+
+
+# --- what a batch writes ---------------------------------------------------------------------------
+
+def test_batch_results_equal_solving_each_deal_alone(tmp_path):
+    deals = tmp_path / "deals"
+    made = CliRunner().invoke(deal_command, ["--game", "schafkopf2", "--seed", "4", "-n", "2",
+                                             "--out", str(deals)])
+    assert made.exit_code == 0, made.stderr
+    out = tmp_path / "r.jsonl"
+    result = run(str(deals), "--generate", "scharwenzel:10:3", "--generate", "scharwenzel6:3:1",
+                 "--generate", "elfern:1:2", "--out", str(out), "--jobs", "2")
+    assert result.exit_code == 0, result.stderr
+    records = lines_of(out)
+    ids = ([f"schafkopf2-4-{k:04d}" for k in (1, 2)] + [f"scharwenzel-3-{k:04d}" for k in range(1, 11)]
+           + [f"scharwenzel6-1-{k:04d}" for k in (1, 2, 3)] + ["elfern-2-0001"])
+    assert_exactly(records, ids)
+    for record in records:
+        assert set(record) >= {"id", "file", "game", "label", "sha256", "objective", "deal", "result"}
+        if record["file"]:
+            assert Path(record["file"]).read_text(encoding="utf-8") == record["deal"]
+    # a generated deal is the deal `stich deal` writes, so a directory of them gives the same ids
+    generated = {d.id: d.deal.dump() for d in generate_deals("scharwenzel", 3, 10)}
+    assert all(r["deal"] == generated[r["id"]] for r in records if r["id"] in generated)
+    assert_equal_to_solving_alone(records)
+    # the summary table: every game, its outcomes and the distribution of totals
+    for word in ("scharwenzel6", "elfern", "schafkopf2", "outcome", "total of side 1", "16 deals"):
+        assert word in result.stdout
+
+
+def test_rules_and_objective_reach_every_deal(tmp_path):
+    out = tmp_path / "r.jsonl"
+    result = run("--generate", "scharwenzel:4:9", "--generate", "elfern:1", "--out", str(out), "--jobs", "1",
+                 "--rule", "must_trump=true", "--objective", "total", "--no-moves", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    records = lines_of(out)
+    for record in records:
+        deal = loads(record["deal"])
+        assert record["objective"] == "total" and record["with_moves"] is False
+        assert record["result"]["moves"] == []
+        if deal.game == "scharwenzel":
+            assert deal.options["must_trump"] is True
+    assert_equal_to_solving_alone(records, with_moves=False)
+
+
+def test_a_deal_that_fails_is_reported_not_written_and_retried(tmp_path, monkeypatch):
+    import solver.analysis.batch as batch
+
+    real = batch.solve_item
+
+    def flaky(item_id, *args):
+        if item_id == "scharwenzel-6-0002":
+            raise RuntimeError("engine on fire")
+        return real(item_id, *args)
+
+    monkeypatch.setattr(batch, "solve_item", flaky)          # --jobs 1 solves in this process
+    out = tmp_path / "r.jsonl"
+    args = ["--generate", "scharwenzel:3:6", "--out", str(out), "--jobs", "1"]
+    result = run(*args)
+    assert result.exit_code == 1
+    assert "scharwenzel-6-0002: not solved: RuntimeError: engine on fire" in result.stderr
+    assert_exactly(lines_of(out), ["scharwenzel-6-0001", "scharwenzel-6-0003"])
+    monkeypatch.setattr(batch, "solve_item", real)
+    result = run(*args)
+    assert result.exit_code == 0 and "2 already in" in result.stdout
+    assert_exactly(lines_of(out), [f"scharwenzel-6-{k:04d}" for k in (1, 2, 3)])
+
+
+# --- resume ----------------------------------------------------------------------------------------
+
+def test_resume_keeps_valid_lines_and_drops_everything_else(tmp_path):
+    out = tmp_path / "r.jsonl"
+    items = collect_items([], ["scharwenzel:8:2"])
+    run_batch(items[:5], out, jobs=1)
+    good = out.read_bytes().splitlines(keepends=True)
+    assert len(good) == 5
+    foreign = json.loads(good[0])
+    foreign["id"] = "not-in-this-batch"
+    changed = json.loads(good[1])
+    changed["sha256"] = "0" * 64                         # the deal file changed since
+    text = (good[0] + good[2] + b"{\"id\": \"broken\n" + json.dumps(foreign).encode() + b"\n" + good[2]
+            + json.dumps(changed).encode() + b"\n" + good[3] + good[4][:40])   # torn last line
+    out.write_bytes(text)
+    run_ = run_batch(items, out, jobs=1)
+    assert run_.resumed == 3 and run_.solved == 5          # lines 0, 2 and 3 kept
+    assert run_.recovery.torn == 40 and run_.recovery.invalid == 1
+    assert run_.recovery.stale == 2 and run_.recovery.duplicate == 1
+    records = lines_of(out)
+    assert_exactly(records, [i.id for i in items])
+    dropped = (tmp_path / "r.jsonl.dropped").read_text(encoding="utf-8")
+    assert "not-in-this-batch" in dropped and "broken" in dropped
+    assert_equal_to_solving_alone(records)
+    # nothing left to do: the file stays as it is
+    before = out.read_bytes()
+    again = run("--generate", "scharwenzel:8:2", "--out", str(out))
+    assert again.exit_code == 0 and "8 already in" in again.stdout
+    assert out.read_bytes() == before
+
+
+def test_torn_last_line_alone_is_cut_in_place(tmp_path):
+    out = tmp_path / "r.jsonl"
+    items = collect_items([], ["scharwenzel:3:1"])
+    run_batch(items[:2], out, jobs=1)
+    data = out.read_bytes()
+    out.write_bytes(data[:-25])
+    inode = out.stat().st_ino
+    run_ = run_batch(items, out, jobs=1)
+    assert run_.resumed == 1 and run_.solved == 2
+    assert out.stat().st_ino == inode                         # truncated, not replaced
+    assert_exactly(lines_of(out), [i.id for i in items])
+    assert not (tmp_path / "r.jsonl.dropped").exists()
+
+
+def kill_and_tear(proc: subprocess.Popen, out: Path, lines_wanted: int, rng: random.Random,
+                  tear: bool) -> bool:
+    """Wait until ``out`` has ``lines_wanted`` lines, SIGKILL the batch's process group, and
+    maybe cut its last line short.  True if the batch was still running when killed."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= lines_wanted:
+            break
+        time.sleep(0.005)
+    running = proc.poll() is None
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    if tear and out.exists():
+        data = out.read_bytes()
+        start = data.rstrip(b"\n").rfind(b"\n") + 1          # where the last line starts
+        if start < len(data) - 1:
+            out.write_bytes(data[:rng.randrange(start + 1, len(data) - 1)])
+    return running
+
+
+def batch_process(args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(BATCH + args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def kill_resume(tmp_path: Path, spec: str, count: int, seed: int, kills: int) -> list[dict]:
+    rng = random.Random(seed)
+    out = tmp_path / "results.jsonl"
+    args = ["--generate", spec, "--out", str(out), "--jobs", "2", "--quiet"]
+    for k in range(kills):
+        already = out.read_bytes().count(b"\n") if out.exists() else 0
+        wanted = rng.randrange(already + 1, already + max(2, (count - already) // 2))
+        proc = batch_process(args)
+        assert kill_and_tear(proc, out, wanted, rng, tear=(k == 0 or rng.random() < 0.5)), \
+            "the batch finished before it could be killed"
+        assert proc.returncode == -signal.SIGKILL
+    finished = subprocess.run(BATCH + args, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    records = lines_of(out)
+    assert_exactly(records, [f"{spec.split(':')[0]}-{spec.split(':')[2]}-{k:04d}" for k in range(1, count + 1)])
+    generated = {d.id: d.deal.dump() for d in generate_deals(spec.split(":")[0], int(spec.split(":")[2]), count)}
+    for record in records:
+        assert record["deal"] == generated[record["id"]]
+    assert_equal_to_solving_alone(records)
+    return records
+
+
+def test_killed_batch_resumes_to_exactly_one_line_per_deal(tmp_path):
+    kill_resume(tmp_path, "scharwenzel:60:5", 60, seed=2024, kills=1)
+
+
+@pytest.mark.slow
+def test_thousand_deals_killed_at_random_and_resumed(tmp_path):
+    kill_resume(tmp_path, "scharwenzel:1000:11", 1000, seed=1000, kills=3)
+
+
+# --- Dask -----------------------------------------------------------------------------------------------
+
+def test_dask_local_cluster_gives_identical_results(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    spec = ["--generate", "scharwenzel:12:8", "--generate", "scharwenzel8:4:1"]
+    local = tmp_path / "local.jsonl"
+    assert run(*spec, "--out", str(local), "--jobs", "2", "--quiet").exit_code == 0
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster:
+        dask_out = tmp_path / "dask.jsonl"
+        result = run(*spec, "--out", str(dask_out), "--dask", cluster.scheduler_address, "--quiet")
+        assert result.exit_code == 0, result.stderr
+    by_id = {r["id"]: r for r in lines_of(local)}
+    dask_records = lines_of(dask_out)
+    assert_exactly(dask_records, list(by_id))
+    for record in dask_records:
+        other = by_id[record["id"]]
+        assert record["deal"] == other["deal"] and record["sha256"] == other["sha256"]
+        for key in SAME + ("nodes",):
+            assert record["result"][key] == other["result"][key], (record["id"], key)
+
+
+def test_dask_missing_is_a_clear_input_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)      # import distributed -> ImportError
+    result = run("--generate", "scharwenzel:2", "--out", str(tmp_path / "r.jsonl"), "--dask", "tcp://x:1")
+    assert result.exit_code == 2
+    assert "pip install" in result.stderr and "Traceback" not in result.stderr
+
+
+# --- bad input ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,words", [
+    (["--generate", "poker:3"], "unknown game"),
+    (["--generate", "scharwenzel:x"], "whole numbers"),
+    (["--generate", "scharwenzel5:3"], "not 5"),
+    (["--generate", "scharwenzel"], "GAME:N"),
+    (["--generate", "scharwenzel:0"], "1 or more"),
+    ([], "no deals"),
+    (["--generate", "scharwenzel:2", "--rule", "must_head=true"], "no game of this batch"),
+    (["--generate", "elfern:1", "--rule", "must_head=maybe"], "must_head"),
+    (["nowhere/"], "no such file"),
+])
+def test_bad_input_exits_2(tmp_path, args, words):
+    result = run(*args, "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 2, result.stdout
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_deal_files_and_duplicate_ids_exit_2(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = run(str(tmp_path / "empty"), "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 2 and "no .toml" in result.stderr
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "x.toml").write_text("game = \"poker\"\n", encoding="utf-8")
+    result = run(str(bad), "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 2 and "x.toml" in result.stderr and "unknown game" in result.stderr
+    example = str(ROOT / "examples" / "elfern-ending.toml")
+    result = run(example, example, "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 2 and "two deals have the id 'elfern-ending'" in result.stderr
+
+
+def test_a_second_writer_is_refused(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "r.jsonl"
+    with open(out, "ab") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        result = run("--generate", "scharwenzel:1", "--out", str(out))
+    assert result.exit_code == 2 and "another stich batch" in result.stderr
