@@ -38,6 +38,7 @@ cdef class Engine:
         self.s.c.use_canon = 1
         self.s.c.tt_min_left = 2
         self.s.c.trick_scale = 1
+        self.s.c.hist_shift = 16
 
     def __dealloc__(self):
         if self.s != NULL:
@@ -108,9 +109,11 @@ cdef class Engine:
         while (1 << c.value_bits) < c.nvc + 1:
             c.value_bits += 1
         c.canon_ok = 1
+        c.has_piles = 0
         for i in range(MAXCARDS):
             if c.under[i] >= 0:
                 c.canon_ok = 0
+                c.has_piles = 1
         if c.nomerge or c.wasche_tricks:
             c.canon_ok = 0
         for seat in range(n):
@@ -145,7 +148,7 @@ cdef class Engine:
                 c.hist[seat][i] = 0
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
-                 tt_min_left=None):
+                 tt_min_left=None, etc=None, hist_shift=None):
         """Turn single techniques off (or on again) to measure what each one is worth."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
@@ -162,10 +165,15 @@ cdef class Engine:
             c.use_canon = 1 if canon else 0
         if tt_min_left is not None:
             c.tt_min_left = tt_min_left
+        if etc is not None:
+            c.use_etc = int(etc)
+        if hist_shift is not None:
+            c.hist_shift = int(hist_shift)
+
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
-                "canon": bool(c.use_canon)}
+                "canon": bool(c.use_canon), "etc": bool(c.use_etc)}
 
     def clear(self):
         """Forget everything learnt: transposition table and history."""
@@ -250,11 +258,16 @@ cdef class Engine:
             return []
         return _bits(legal_mask(c, to_move(c)))
 
-    def classes(self):
-        """The legal cards grouped into runs of equivalent cards, each run low to high."""
+    def classes(self, bint ordered=False):
+        """The legal cards grouped into runs of equivalent cards, each run low to high; the
+        runs by lowest card, or with ``ordered`` as the search would try them (the card stored
+        for this position first, then the move ordering)."""
         cdef Ctx* c = &self.s.c
-        cdef uint64_t a, below
-        cdef int x, b, rep
+        cdef uint64_t a, below, reps = 0, ka, kb
+        cdef uint32_t kc
+        cdef int x, b, rep, n, i, ttmove = -1
+        cdef int moves[MAXMOVES]
+        cdef TTEntry* e
         if c.tricks_left == 0:
             return []
         a = legal_mask(c, to_move(c))
@@ -273,7 +286,19 @@ cdef class Engine:
                     break
                 rep = b
             groups.setdefault(rep, []).append(x)
-        return [groups[k] for k in sorted(groups)]
+        if not ordered:
+            return [groups[k] for k in sorted(groups)]
+        for rep in groups:
+            reps |= st_bit(rep)
+        if c.tlen == 0 and c.use_tt:
+            position_key(c, &ka, &kb, &kc)
+            e = tt_probe_bucket(&self.s.tt, tt_bucket(&self.s.tt, ka, kb, kc), ka, kb, kc)
+            if e != NULL:
+                ttmove = move_from_entry(c, kc, e.move)
+                if ttmove < 0 or not (reps >> ttmove) & 1:
+                    ttmove = -1
+        n = order_moves(c, to_move(c), reps, moves, ttmove)
+        return [groups[moves[i]] for i in range(n)]
 
     # --- searching ------------------------------------------------------------------------
 
@@ -340,6 +365,15 @@ cdef class Engine:
             c.stat_cut_first[i] = 0
         for i in range(20):
             c.stat_nodes_left[i] = 0
+
+    def tt_forget_bounds(self):
+        """Experiments: keep every stored best move but forget the stored bounds, so a search
+        runs again with (nearly) perfect move ordering."""
+        cdef TT* t = &self.s.tt
+        cdef uint64_t i
+        for i in range(t.nbuckets * TT_WAYS):
+            t.entries[i].lo = -INF
+            t.entries[i].hi = INF
 
     def tt_stats(self):
         cdef TT* t = &self.s.tt

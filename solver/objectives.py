@@ -51,7 +51,8 @@ class Searcher:
         engine.setup(tables.as_dict(), keep_tt)
         engine.objective(**total_objective(position))
         searcher = cls(engine, deal, position, tables)
-        searcher.stack: list[Position] = [position.copy()]
+        searcher.played: list[int] = []
+        searcher.referees: list[Position | None] = [position.copy()]
         searcher.gained: list[int] = [0]
         return searcher
 
@@ -59,23 +60,34 @@ class Searcher:
 
     @property
     def position(self) -> Position:
-        return self.stack[-1]
+        """The referee's position at the current node, played out only when asked for (most
+        questions need only the engine)."""
+        depth = len(self.played)
+        known = depth
+        while self.referees[known] is None:
+            known -= 1
+        referee = self.referees[known]
+        for k in range(known, depth):
+            referee = referee.copy()
+            referee.play(self.tables.cards[self.played[k]], check=False)
+            self.referees[k + 1] = referee
+        return referee
 
     def push(self, card_index: int) -> int:
         gain = self.engine.push(card_index)
-        child = self.position.copy()
-        child.play(self.tables.cards[card_index])
-        self.stack.append(child)
+        self.played.append(card_index)
+        self.referees.append(None)
         self.gained.append(self.gained[-1] + gain)
         return gain
 
     def pop(self) -> None:
         self.engine.pop()
-        self.stack.pop()
+        self.played.pop()
+        self.referees.pop()
         self.gained.pop()
 
-    def classes(self) -> list[list[int]]:
-        return self.engine.classes()
+    def classes(self, ordered: bool = False) -> list[list[int]]:
+        return self.engine.classes(ordered)
 
     def maximising(self) -> bool:
         return self.root.rules.side(self.engine.to_move) == 0
@@ -84,14 +96,15 @@ class Searcher:
 
     def value(self, guess: int | None = None) -> int:
         """Exact value under the total objective from the current node."""
-        return self.engine.value(guess)
+        return self.engine.value(guess, **self.deal.game_spec.search)
 
     def at_least(self, target: int) -> bool:
         return self.engine.test(target)
 
     def final_points_at_least(self, total: int) -> bool:
-        """Does side 0 end with at least ``total`` (constant-sum games)?"""
-        return self.engine.test(total - self.position.points[0])
+        """Does side 0 end with at least ``total`` (constant-sum games: what side 0 has now is
+        what it had at the start plus what the moves since earned)?"""
+        return self.engine.test(total - self.root.points[0] - self.gained[-1])
 
     # --- streaks and the ladder ---------------------------------------------------------------
 
@@ -150,6 +163,12 @@ class Searcher:
                 if condition is ALWAYS or known_total >= condition.total:
                     return rung
                 continue
+            if known_total is not None and isinstance(condition, Streak) and condition.needs:
+                low, high = condition.needs
+                if not low <= known_total <= high:     # the run cannot happen with these totals
+                    if condition.negate:
+                        return rung
+                    continue
             if self.holds(condition):
                 return rung
         return None
@@ -174,15 +193,24 @@ class Searcher:
         outcome, and the value is searched again from there."""
         line: list[int] = []
         current = value
+        # a level that is a threshold on side 0's total is kept by any card of side 0 that
+        # keeps the total value (the same rank always has the same threshold in one deal)
+        points_level = rank is not None and any(r.rank == rank and isinstance(r.condition, AtLeast)
+                                                for r in self.ladder())
         try:
             while self.engine.tricks_left > 0:
                 maximise = self.maximising()
                 chosen = fallback = None
-                for group in self.classes():
+                for group in self.classes(ordered=True):
                     card = group[0]
                     rest = current - self.push(card)
                     keeps_value = self.at_least(rest) if maximise else not self.at_least(rest + 1)
-                    keeps_rank = rank is None or self.keeps_rung(rank, maximise)
+                    if keeps_value and maximise and points_level:
+                        keeps_rank = True
+                    elif keeps_value or fallback is None:
+                        keeps_rank = rank is None or self.keeps_rung(rank, maximise)
+                    else:
+                        keeps_rank = False
                     self.pop()
                     if keeps_rank and keeps_value:
                         chosen = card

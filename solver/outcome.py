@@ -52,11 +52,16 @@ class AtLeast:
 
 @dataclass(frozen=True)
 class Streak:
-    """``side`` wins each of the next ``tricks`` tricks (``negate``: it does not)."""
+    """``side`` wins each of the next ``tricks`` tricks (``negate``: it does not).
+
+    ``needs`` (optional): the run can only happen if seat 1's side ends with a total in
+    ``range(needs[0], needs[1] + 1)`` (a tout needs every trick, "for the first" a majority);
+    when the exact total is known outside that range, no search is needed."""
 
     side: int
     tricks: int
     negate: bool = False
+    needs: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -167,11 +167,13 @@ class Position:
 
     # --- playing ---------------------------------------------------------------------------
 
-    def play(self, card: Card) -> TrickRecord | None:
-        """Play a card for the seat to move; returns the trick record if it completed one."""
-        reason = self.why_illegal(card)
-        if reason is not None:
-            raise IllegalMove(reason)
+    def play(self, card: Card, check: bool = True) -> TrickRecord | None:
+        """Play a card for the seat to move; returns the trick record if it completed one.
+        ``check=False`` skips the legality check, for cards the engine already checked."""
+        if check:
+            reason = self.why_illegal(card)
+            if reason is not None:
+                raise IllegalMove(reason)
         seat = self.to_move
         self.announced = self.marriage_announced(card) if not self.trick else self.announced
         if not self.trick and self.announced:

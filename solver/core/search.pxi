@@ -89,12 +89,14 @@ cdef inline int move_from_entry(Ctx* c, uint32_t kc, int stored) noexcept nogil:
 
 
 cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
-    """Cheap bounds at a trick start.  (1) Trumps above every trump the other side holds or
-    could draw win their tricks, whoever leads.  (2) Two seats: the leader's playable cards
-    above every card the opponent holds or could draw in their suit win when led, one after
-    the other (the leader keeps the lead), if the opponent cannot ruff them."""
-    cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m
-    cdef int s, k, top, best, side, lead_side, qv
+    """Points each side is sure of at a trick start.  (1) Trumps above every trump the other
+    side holds or could draw win their tricks, whoever leads.  (2) Quick tricks: the leader's
+    playable cards above every other card still out in their suit win when led, one after
+    the other (nobody can overtake, so the leader keeps the lead): top trumps always, plain
+    winners once no opponent can ruff.  Cashing k top trumps draws every opponent trump when
+    each opponent holds at most k (all playable: not with face-down pile cards)."""
+    cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m, opp = 0
+    cdef int s, k, top, best, side, lead_side, qv, drawn
     sure_pts[0] = 0
     sure_pts[1] = 0
     if c.trump_mask:
@@ -121,24 +123,50 @@ cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
                         if k > best:
                             best = k
                 sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
-    if c.nseats == 2:
-        lead_side = c.side[c.leader]
-        outside = c.inplay & ~c.hand[c.leader]
-        top_cards = 0
+    # quick tricks of the leader
+    lead_side = c.side[c.leader]
+    outside = c.inplay & ~c.hand[c.leader]
+    top_cards = 0
+    k = 0
+    drawn = 1
+    if c.trump_mask:
+        m = c.play[c.leader] & c.trump_mask
+        other = outside & c.trump_mask
+        if other:
+            m &= ~((st_bit(st_msb(other)) << 1) - 1)
+        top_cards = m
+        k = st_popcount(m)
+        for s in range(c.nseats):
+            if c.side[s] != lead_side:
+                opp |= c.hand[s]
+        opp = (opp | c.stock_rest) & c.trump_mask
+        if opp:
+            if c.has_piles or c.stock_rest & c.trump_mask:
+                drawn = 0
+            else:
+                for s in range(c.nseats):
+                    if c.side[s] != lead_side and st_popcount(c.hand[s] & c.trump_mask) > k:
+                        drawn = 0
+    if drawn and c.rule_main.must_trump:
+        # a void partner would have to ruff and take the lead away
+        for s in range(c.nseats):
+            if s != c.leader and c.side[s] == lead_side and c.hand[s] & c.trump_mask:
+                drawn = 0
+    if drawn:
         for s in range(4):
+            if s == c.trump:
+                continue
             m = c.play[c.leader] & c.suit_mask[s]
             if not m:
-                continue
-            if s != c.trump and (outside & c.trump_mask):
                 continue
             other = outside & c.suit_mask[s]
             if other:
                 m &= ~((st_bit(st_msb(other)) << 1) - 1)
             top_cards |= m
-        if top_cards:
-            qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
-            if qv > sure_pts[lead_side]:
-                sure_pts[lead_side] = qv
+    if top_cards:
+        qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
+        if qv > sure_pts[lead_side]:
+            sure_pts[lead_side] = qv
 
 
 cdef inline int last_trick(Ctx* c) noexcept nogil:
@@ -248,9 +276,9 @@ cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmo
             if x == ttmove:
                 sc += 1 << 30
             elif c.tlen > 0:
-                sc += follow_score(c, seat, x) << 16
+                sc += follow_score(c, seat, x) << c.hist_shift
             elif c.order_lead:
-                sc += lead_score(c, seat, x) << 16
+                sc += lead_score(c, seat, x) << c.hist_shift
         else:
             sc = 0
         # insertion sort, descending
@@ -276,6 +304,38 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
         v = u.gain + alphabeta(c, tt, alpha - u.gain, beta - u.gain)
     undo_move(c, &u)
     return v
+
+
+cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximize, int alpha,
+                           int beta, int* value) noexcept nogil:
+    """Enhanced transposition cutoff: at the last seat of a trick every card ends the trick,
+    so look up each resulting position before searching any; one stored bound may already
+    decide this node."""
+    cdef uint64_t m = legal, ka, kb
+    cdef uint32_t kc
+    cdef int x, v
+    cdef Undo u
+    cdef TTEntry* e
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        do_move(c, seat, x, &u)
+        if not u.stop and c.tricks_left >= c.tt_min_left:
+            position_key(c, &ka, &kb, &kc)
+            e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
+            if e != NULL:
+                if maximize and u.gain + e.lo >= beta:
+                    v = u.gain + e.lo
+                    undo_move(c, &u)
+                    value[0] = v
+                    return x
+                if not maximize and u.gain + e.hi <= alpha:
+                    v = u.gain + e.hi
+                    undo_move(c, &u)
+                    value[0] = v
+                    return x
+        undo_move(c, &u)
+    return -1
 
 
 cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
@@ -327,6 +387,9 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     if c.use_merge:
         legal = merge_equivalent(c, legal)
     maximize = c.side[seat] == c.max_side
+    if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc:
+        if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v) >= 0:
+            return v
     best = -INF if maximize else INF
     bestmove = 255
     # Stage 1: the move that was best here before, without scoring the others.

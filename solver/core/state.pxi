@@ -63,6 +63,7 @@ ctypedef struct Ctx:
     int trick_bonus
     int last_bonus
     int stock_layout
+    int has_piles               # some card lies under another
     int stock[MAXSTOCK]
     int stock_len
     uint64_t nomerge            # cards never merged with their neighbours
@@ -103,6 +104,9 @@ ctypedef struct Ctx:
     int use_order
     int use_canon
     int tt_min_left             # no table below this many tricks left: recomputing is cheaper
+    int hist_shift              # weight of the static move score against the history table
+    int use_etc                 # enhanced transposition cutoffs at the last seat of a trick,
+                                # from this many tricks left (0: never)
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
     int value_bits              # bits to number a value class

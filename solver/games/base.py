@@ -149,6 +149,10 @@ class Game:
     seat_counts: tuple[int, ...] = (2,)
     outcome: Callable[..., Any] | None = None   # (final Position, Deal) -> Outcome
     ladder: Callable[..., Any] | None = None    # (Position, Deal) -> list of Rung, [] if none
+    # How the exact value is best found for this game's trees (measured with `stich bench`):
+    # the MTD driver ("mtdf": one point at a time, "step": galloping) and the first guess
+    # ("half" of the range, "greedy": a play-out of the move ordering).
+    search: dict[str, str] = field(default_factory=lambda: {"driver": "mtdf", "first": "half"})
 
     def option(self, name: str) -> Option:
         for option in self.options:

@@ -90,4 +90,5 @@ def ladder(position, deal):
 
 
 GAME = Game(name="elfern", title="Elfern", default_notation=FRENCH, layout="stock",
-            options=OPTIONS, build=build, outcome=outcome, ladder=ladder)
+            options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
+            search={"driver": "step", "first": "greedy"})

@@ -126,13 +126,13 @@ def ladder(position, deal):
     base = position.points
     rungs = []
     if not position.has_won(1) and base[0] + rest >= win:
-        rungs.append(Rung(6, "schwarz", 0, Streak(0, left)))
+        rungs.append(Rung(6, "schwarz", 0, Streak(0, left, needs=(base[0] + rest, base[0] + rest))))
     rungs.append(Rung(5, "schneider", 0, AtLeast(max(win, total - schneider))))
     rungs.append(Rung(4, "simple", 0, AtLeast(win)))
     rungs.append(Rung(3, "tie", None, AtLeast(total - win + 1)))
     rungs.append(Rung(2, "simple", 1, AtLeast(total - max(win, total - schneider) + 1)))
     if not position.has_won(0) and base[1] + rest >= win:
-        rungs.append(Rung(1, "schneider", 1, Streak(1, left, negate=True)))
+        rungs.append(Rung(1, "schneider", 1, Streak(1, left, negate=True, needs=(base[0], base[0]))))
     else:
         rungs.append(Rung(1, "schneider", 1, ALWAYS))
     rungs.append(Rung(0, "schwarz", 1, ALWAYS))
@@ -166,4 +166,5 @@ def mariage_ladder(position):
 
 
 GAME = Game(name="schafkopf2", title="Two-handed Wendish Schafkopf", default_notation=GERMAN,
-            layout="piles", options=OPTIONS, build=build, outcome=outcome, ladder=ladder)
+            layout="piles", options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
+            search={"driver": "step", "first": "half"})

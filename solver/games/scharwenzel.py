@@ -141,24 +141,25 @@ def ladder(position, deal):
     majority = whole // 2 + 1
     rungs = []
     if t1 == 0:
-        rungs.append(Rung(6, "tout", 0, Streak(0, left)))
+        rungs.append(Rung(6, "tout", 0, Streak(0, left, needs=(whole, whole))))
     status, need = first_run(position, 0, majority)
     if status == "achieved":
         rungs.append(Rung(5, "win", 0, ALWAYS, "win for the first"))
     elif status == "alive":
-        rungs.append(Rung(5, "win", 0, Streak(0, need), "win for the first"))
+        rungs.append(Rung(5, "win", 0, Streak(0, need, needs=(majority, whole)), "win for the first"))
     rungs.append(Rung(4, "win", 0, AtLeast(majority)))
     rungs.append(Rung(3, "bock", None, AtLeast(whole - majority + 1)))
     status, need = first_run(position, 1, majority)
     if status == "alive":
-        rungs.append(Rung(2, "win", 1, Streak(1, need, negate=True)))
+        rungs.append(Rung(2, "win", 1, Streak(1, need, negate=True, needs=(0, whole - majority))))
     elif status == "dead":
         rungs.append(Rung(2, "win", 1, ALWAYS))
-    rungs.append(Rung(1, "win", 1, Streak(1, left, negate=True) if t0 == 0 else ALWAYS,
+    rungs.append(Rung(1, "win", 1, Streak(1, left, negate=True, needs=(0, 0)) if t0 == 0 else ALWAYS,
                       "win for the first"))
     rungs.append(Rung(0, "tout", 1, ALWAYS))
     return rungs
 
 
 GAME = Game(name="scharwenzel", title="Scharwenzel", default_notation=FRENCH, layout="hands",
-            options=OPTIONS, build=build, seat_counts=PLAYERS, outcome=outcome, ladder=ladder)
+            options=OPTIONS, build=build, seat_counts=PLAYERS, outcome=outcome, ladder=ladder,
+            search={"driver": "mtdf", "first": "greedy"})
