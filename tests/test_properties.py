@@ -7,6 +7,9 @@
 (b) Following the reported line never changes the value: every position along ``line``
     solves to the same totals, and the line runs to the end of the deal.
 (c) ``dump()`` reads back to the same deal.
+(d) The default objective ("score") keeps the totals of objective "total".
+
+(a) and (b) solve with ``objective="total"``: the optimal cards and the line follow the totals.
 
 Positions come from tests/randompositions.py, mostly in the "large" sizes (the solver is fast;
 the brute-force reference is not used here).
@@ -32,7 +35,8 @@ ENGINE = new_engine(8)
 def solve_again(deal):
     return solver.solve(deal, engine=ENGINE, objective="total")
 
-SETTINGS = settings(derandomize=True, max_examples=200, deadline=None, database=None,
+
+SETTINGS = settings(derandomize=True, max_examples=500, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 positions = st.tuples(st.sampled_from(sorted(MODES)), st.integers(0, 10**6),
@@ -109,3 +113,22 @@ def test_line_keeps_the_value(position):
     end, end_text = with_cards(deal, line)
     final = solve_again(end)
     assert final.to_move is None and not final.moves, f"the line does not reach the end of the deal\n{end_text}"
+
+
+@SETTINGS
+@given(positions)
+def test_score_objective_keeps_the_totals(position):
+    """The default objective ("score") changes which cards are optimal and which line is shown,
+    never the totals: the position's and every card's totals are those of objective "total";
+    some card is optimal; the line is legal, runs to the end and ends at ``line_totals``."""
+    text, deal = load(*position)
+    by_score = solver.solve(deal)
+    by_total = solver.solve(deal, objective="total")
+    assert tuple(by_score.totals) == tuple(by_total.totals)
+    assert ({m.card: tuple(m.totals) for m in by_score.moves}
+            == {m.card: tuple(m.totals) for m in by_total.moves})
+    assert not by_score.moves or any(m.optimal for m in by_score.moves)
+    end, end_text = with_cards(deal, by_score.line)
+    final = solve_again(end)
+    assert final.to_move is None and tuple(final.totals) == tuple(by_score.line_totals), \
+        f"the score line ends at {final.totals}, the solver says {by_score.line_totals}\n{end_text}"
