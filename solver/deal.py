@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .cards import FRENCH, GERMAN, NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
+from .cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
 from .games import GAMES, Game, OptionError, RuleSet
 from .position import IllegalMove, Position
 

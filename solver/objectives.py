@@ -13,7 +13,6 @@ with null-window and streak searches, never by solving the totals exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from ._search import Engine
 from .deal import Deal
@@ -97,6 +96,19 @@ class Searcher:
     def value(self, guess: int | None = None) -> int:
         """Exact value under the total objective from the current node."""
         return self.engine.value(guess, **self.deal.game_spec.search)
+
+    def final_totals(self, value: int) -> tuple[int, int]:
+        """Both sides' final totals when the rest is played for the totals, from the current
+        node whose value is ``value``: the points so far plus the value where the game is
+        constant-sum; otherwise (extras) those of a best line, played out by the referee."""
+        position = self.position
+        if self.engine.tricks_left == 0:
+            return (position.points[0], position.points[1])
+        if position.rules.constant_sum:
+            rest = self.engine.remaining
+            return (position.points[0] + value, position.points[1] + rest - value)
+        final = replay_line(position, [self.tables.cards[i] for i in self.line(value)])[2]
+        return (final.points[0], final.points[1])
 
     def at_least(self, target: int) -> bool:
         return self.engine.test(target)
@@ -227,3 +239,21 @@ class Searcher:
             for _ in line:
                 self.pop()
         return line
+
+
+def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:
+    """Play a line with the referee (it must be legal) to the end: the tricks as (leader,
+    cards, winner) with 1-based seats, the marriages announced, and the final position."""
+    referee = position.copy()
+    tricks, announcements = [], []
+    for card in line:
+        seat = referee.to_move
+        announced = referee.marriage_announced(card)
+        if announced:
+            announcements.append((seat + 1, card, announced))
+        record = referee.play(card)
+        if record is not None:
+            tricks.append((record.leader + 1, tuple(record.cards), record.winner + 1))
+    if not referee.is_over():
+        raise SolverError("the line stops before the end of the deal")
+    return tuple(tricks), tuple(announcements), referee

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from ._search import Engine
 from .cards import Card
 from .deal import Deal
-from .objectives import OBJECTIVES, Searcher, SolverError
+from .objectives import OBJECTIVES, Searcher, SolverError, replay_line
 from .outcome import Outcome
-from .position import Position
 
 DEFAULT_TT_MEGABYTES = 64
 
@@ -86,17 +85,8 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     searcher = Searcher.start(deal, position, engine, keep_tt)
     engine.reset_nodes()
     constant = position.rules.constant_sum
-    remaining = engine.remaining
     value = searcher.value()
-
-    def totals_of(v: int) -> tuple[int, int] | None:
-        return (base[0] + v, base[1] + remaining - v) if constant else None
-
-    totals = totals_of(value)
-    if totals is None:                      # extras: the totals are those of a best line for them
-        best_line = searcher.line(value)
-        final = replay_line(position, [searcher.tables.cards[i] for i in best_line])[2]
-        totals = (final.points[0], final.points[1])
+    totals = searcher.final_totals(value)
     rung = searcher.forced_rung(totals[0] if constant else None) if objective == "score" else None
 
     moves: list[MoveValue] = []
@@ -105,10 +95,7 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
             card = group[0]
             gain = searcher.push(card)
             child = gain + searcher.value(value - gain)
-            child_totals = totals_of(child)
-            if child_totals is None:        # extras: follow the child's line to see both totals
-                rest = searcher.line(child - gain)
-                child_totals = tuple(replay_line(searcher.position, [searcher.tables.cards[i] for i in rest])[2].points)
+            child_totals = searcher.final_totals(child - gain)
             child_rung = searcher.forced_rung(child_totals[0] if constant else None)
             searcher.pop()
             optimal = child_rung.rank == rung.rank if rung is not None else child == value
@@ -131,21 +118,3 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
                   position.to_move + 1, engine.nodes, time.perf_counter() - started, base,
                   tricks, announcements)
-
-
-def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:
-    """Play a line with the referee (it must be legal) to the end: the tricks as (leader,
-    cards, winner) with 1-based seats, the marriages announced, and the final position."""
-    referee = position.copy()
-    tricks, announcements = [], []
-    for card in line:
-        seat = referee.to_move
-        announced = referee.marriage_announced(card)
-        if announced:
-            announcements.append((seat + 1, card, announced))
-        record = referee.play(card)
-        if record is not None:
-            tricks.append((record.leader + 1, tuple(record.cards), record.winner + 1))
-    if not referee.is_over():
-        raise SolverError("the line stops before the end of the deal")
-    return tuple(tricks), tuple(announcements), referee

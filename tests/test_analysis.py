@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import solver
 from cli.main import main
-from solver.analysis.analyze import analyze, analyze_all_seats
+from solver.analysis.analyze import analyze, analyze_all_seats, as_leader
 from solver.analysis.puzzle import solve_puzzle
 from solver.analysis.replay import replay
 from solver.analysis.table import dd_table, variant
@@ -135,7 +135,7 @@ def test_replay_of_an_optimal_game_has_no_mistake(game, seed, players):
     if game == "elfern":          # a shorter Elfern game: start after the stock phase
         first = solver.solve(deal, objective="total")
         deal = deal.with_play(tuple(tuple(first.line[i:i + 2]) for i in range(0, 20, 2)))
-        deal = ending_of(deal)
+        deal = as_leader(deal, deal.position().leader + 1)
     result = solver.solve(deal, objective="total")
     n = deal.players
     line = result.line
@@ -144,13 +144,6 @@ def test_replay_of_an_optimal_game_has_no_mistake(game, seed, players):
     assert analysis.complete and analysis.final == result.totals
     assert analysis.mistakes() == ()
     assert all(step.before == result.totals == step.after for step in analysis.steps)
-
-
-def ending_of(deal: solver.Deal) -> solver.Deal:
-    position = deal.position()
-    hands = {s + 1: tuple(position.hands[s]) for s in range(position.seats)}
-    return solver.loads(replace(deal, hands=hands, stock=(), play=(), leader=position.leader + 1,
-                                taken=tuple(position.points)).dump())
 
 
 def test_replay_shows_exactly_the_cost_of_a_blunder():

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..deal import Deal
-from ..objectives import Searcher, total_objective
+from ..objectives import Searcher
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
 
@@ -61,7 +61,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     cards_left = sum(len(start.held(s)) for s in range(start.seats)) + len(start.stock)
     steps: list[Step] = []
     value = searcher.value()
-    before = _totals(searcher, value)
+    before = searcher.final_totals(value)
     rung = searcher.forced_rung(before[0] if start.rules.constant_sum else None) if with_outcome else None
     for k, card in enumerate(played):
         position = searcher.position
@@ -71,7 +71,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
         index = searcher.tables.index[card]
         gain = searcher.push(index)
         child = gain + searcher.value(value - gain) if engine.tricks_left else gain
-        after = _totals(searcher, child - gain, searcher.position) if engine.tricks_left else tuple(searcher.position.points)
+        after = searcher.final_totals(child - gain)
         cost = (value - child) if side == 0 else (child - value)
         child_rung = None
         if rung is not None:
@@ -98,18 +98,6 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     complete = len(played) == cards_left
     final = tuple(searcher.position.points) if complete else before
     return Replay(deal, tuple(steps), final, complete, engine.nodes)
-
-
-def _totals(searcher: Searcher, value: int, position=None) -> tuple[int, int]:
-    """Final totals of both sides when the rest is played perfectly."""
-    position = position or searcher.position
-    if position.rules.constant_sum:
-        remaining = searcher.engine.remaining
-        return (position.points[0] + value, position.points[1] + remaining - value)
-    from ..solve import replay_line
-    line = searcher.line(value)
-    final = replay_line(position, [searcher.tables.cards[i] for i in line])[2]
-    return (final.points[0], final.points[1])
 
 
 def _keeping_cards(searcher: Searcher, value: int, maximise: bool) -> tuple[Card, ...]:
