@@ -36,9 +36,7 @@ cdef class Engine:
         self.s.c.use_order = 1
         self.s.c.order_lead = 1
         self.s.c.use_canon = 1
-        self.s.c.tt_min_left = 2
         self.s.c.trick_scale = 1
-        self.s.c.hist_shift = 16
 
     def __dealloc__(self):
         if self.s != NULL:
@@ -148,7 +146,7 @@ cdef class Engine:
                 c.hist[seat][i] = 0
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
-                 tt_min_left=None, etc=None, hist_shift=None):
+                 etc=None):
         """Turn single techniques off (or on again) to measure what each one is worth."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
@@ -163,12 +161,8 @@ cdef class Engine:
             c.order_lead = 1 if lead else 0
         if canon is not None:
             c.use_canon = 1 if canon else 0
-        if tt_min_left is not None:
-            c.tt_min_left = tt_min_left
         if etc is not None:
             c.use_etc = int(etc)
-        if hist_shift is not None:
-            c.hist_shift = int(hist_shift)
 
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
@@ -338,13 +332,6 @@ cdef class Engine:
             r = alphabeta(c, &self.s.tt, target - 1, target)
         return r >= target
 
-    def window(self, int alpha, int beta):
-        """One fail-soft alpha-beta search with the window (alpha, beta); for experiments."""
-        cdef int r
-        with nogil:
-            r = alphabeta(&self.s.c, &self.s.tt, alpha, beta)
-        return r
-
     @property
     def nodes(self):
         return self.s.c.nodes
@@ -353,9 +340,10 @@ cdef class Engine:
         self.s.c.nodes = 0
 
     def stats(self):
+        """Cut-offs by position in the trick and how many the first card tried made: the
+        measure of move ordering (since the last ``reset_stats``)."""
         cdef Ctx* c = &self.s.c
-        return {"cut": [c.stat_cut[i] for i in range(4)], "cut_first": [c.stat_cut_first[i] for i in range(4)],
-                "nodes_by_tricks_left": [c.stat_nodes_left[i] for i in range(20)]}
+        return {"cut": [c.stat_cut[i] for i in range(4)], "cut_first": [c.stat_cut_first[i] for i in range(4)]}
 
     def reset_stats(self):
         cdef Ctx* c = &self.s.c
@@ -363,17 +351,6 @@ cdef class Engine:
         for i in range(4):
             c.stat_cut[i] = 0
             c.stat_cut_first[i] = 0
-        for i in range(20):
-            c.stat_nodes_left[i] = 0
-
-    def tt_forget_bounds(self):
-        """Experiments: keep every stored best move but forget the stored bounds, so a search
-        runs again with (nearly) perfect move ordering."""
-        cdef TT* t = &self.s.tt
-        cdef uint64_t i
-        for i in range(t.nbuckets * TT_WAYS):
-            t.entries[i].lo = -INF
-            t.entries[i].hi = INF
 
     def tt_stats(self):
         cdef TT* t = &self.s.tt

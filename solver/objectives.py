@@ -245,15 +245,12 @@ def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:
     """Play a line with the referee (it must be legal) to the end: the tricks as (leader,
     cards, winner) with 1-based seats, the marriages announced, and the final position."""
     referee = position.copy()
-    tricks, announcements = [], []
-    for card in line:
-        seat = referee.to_move
-        announced = referee.marriage_announced(card)
-        if announced:
-            announcements.append((seat + 1, card, announced))
-        record = referee.play(card)
-        if record is not None:
-            tricks.append((record.leader + 1, tuple(record.cards), record.winner + 1))
+    records = [r for r in (referee.play(card) for card in line) if r is not None]
     if not referee.is_over():
         raise SolverError("the line stops before the end of the deal")
-    return tuple(tricks), tuple(announcements), referee
+    tricks = tuple((r.leader + 1, tuple(r.cards), r.winner + 1) for r in records)
+    # a marriage is announced with a trick's lead card; a trick begun before the line was
+    # led (and its marriage announced) before it
+    announcements = tuple((r.leader + 1, r.cards[0], r.marriage) for k, r in enumerate(records)
+                          if r.marriage and (k > 0 or not position.trick))
+    return tricks, announcements, referee

@@ -15,7 +15,6 @@ from .games.base import FollowRule, RuleSet
 from .position import Position
 
 MAX_CARDS = 64
-MAX_SEATS = 8
 
 
 @dataclass
@@ -47,12 +46,6 @@ class Tables:
     marriages: list[tuple[int, int, int]] = field(default_factory=list)
     wasche: tuple[int, int] = (0, 0)
     tag: int = 0
-
-    def mask(self, cards) -> int:
-        m = 0
-        for card in cards:
-            m |= 1 << self.index[card]
-        return m
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in (

@@ -276,9 +276,9 @@ cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmo
             if x == ttmove:
                 sc += 1 << 30
             elif c.tlen > 0:
-                sc += follow_score(c, seat, x) << c.hist_shift
+                sc += follow_score(c, seat, x) << 16
             elif c.order_lead:
-                sc += lead_score(c, seat, x) << c.hist_shift
+                sc += lead_score(c, seat, x) << 16
         else:
             sc = 0
         # insertion sort, descending
@@ -320,7 +320,7 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
         x = st_ctz(m)
         m &= m - 1
         do_move(c, seat, x, &u)
-        if not u.stop and c.tricks_left >= c.tt_min_left:
+        if not u.stop and c.tricks_left >= 2:
             position_key(c, &ka, &kb, &kc)
             e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
             if e != NULL:
@@ -350,13 +350,11 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint32_t kc = 0
     cdef TTEntry* e
     cdef TTEntry* bucket = NULL
-    cdef int use_tt = c.use_tt and c.tricks_left >= c.tt_min_left
     c.nodes += 1
-    c.stat_nodes_left[c.tricks_left] += 1
     if tpos == 0:
         if c.tricks_left <= 1:
             return last_trick(c) if c.tricks_left == 1 else 0
-        if use_tt:
+        if c.use_tt:
             # find the bucket first and let the memory system fetch it while we compute bounds
             position_key(c, &ka, &kb, &kc)
             bucket = tt_bucket(tt, ka, kb, kc)
@@ -370,7 +368,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             return lo
         if hi <= alpha:
             return hi
-        if use_tt:
+        if c.use_tt:
             e = tt_probe_bucket(tt, bucket, ka, kb, kc)
             if e != NULL:
                 if e.lo > lo:
@@ -429,7 +427,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1
-    if tpos == 0 and use_tt:
+    if tpos == 0 and c.use_tt:
         if best <= alpha0:
             if best < hi:
                 hi = best

@@ -103,8 +103,6 @@ ctypedef struct Ctx:
     int use_bounds
     int use_order
     int use_canon
-    int tt_min_left             # no table below this many tricks left: recomputing is cheaper
-    int hist_shift              # weight of the static move score against the history table
     int use_etc                 # enhanced transposition cutoffs at the last seat of a trick,
                                 # from this many tricks left (0: never)
     int canon_ok                # canonical keys possible: no piles, few enough planes
@@ -114,7 +112,6 @@ ctypedef struct Ctx:
     int order_lead              # lead ordering: 0 history only, 1 one-trick look-ahead
     uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
-    uint64_t stat_nodes_left[20]  # nodes by tricks left
     int hist[MAXSEATS][MAXCARDS]
 
 
