@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.analyze import analysis_json, analyze, analyze_all_seats
-from solver.report import analysis_report
+from solver.analysis.analyze import analyze, analyze_all_seats
+from solver.report import analysis_json, analysis_report
 
 from .common import deal_argument, emit_json, json_option, objective_option, read_deal, rule_option, tt_option
 

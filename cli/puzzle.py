@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.puzzle import GOAL_HELP, puzzle_json, solve_puzzle
-from solver.report import puzzle_report
+from solver.analysis.puzzle import GOAL_HELP, solve_puzzle
+from solver.report import puzzle_json, puzzle_report
 
 from .common import deal_argument, emit_json, json_option, read_deal, rule_option, tt_option
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.replay import replay, replay_json
-from solver.report import replay_report
+from solver.analysis.replay import replay
+from solver.report import replay_json, replay_report
 
 from .common import InputError, deal_argument, emit_json, json_option, progress_bar, read_deal, rule_option, tt_option
 

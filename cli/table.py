@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.table import dd_table, table_json
-from solver.report import table_report
+from solver.analysis.table import dd_table
+from solver.report import table_json, table_report
 
 from .common import deal_argument, emit_json, json_option, objective_option, progress_bar, read_deal, rule_option, tt_option
 

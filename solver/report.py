@@ -6,7 +6,7 @@ Cards are written in the deal's own notation, so a German deal reads back in Ger
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
@@ -15,6 +15,12 @@ from .deal import Deal
 from .games.base import RuleSet
 from .position import Position
 from .solve import Result
+
+if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
+    from .analysis.analyze import Analysis
+    from .analysis.puzzle import PuzzleResult
+    from .analysis.replay import Replay
+    from .analysis.table import Table
 
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 
@@ -293,3 +299,62 @@ def puzzle_report(result) -> str:
     for move, line in result.refutation:
         out.append(f"Refutation of {card_text(move, deal)}: {cards_text(line, deal)}")
     return "\n".join(out)
+
+
+# --- JSON of the analyses ---------------------------------------------------------------------
+
+def analysis_json(analysis: Analysis) -> dict:
+    deal = analysis.deal
+    return {
+        "seat": analysis.seat,
+        "totals": list(analysis.result.totals),
+        "outcome": analysis.result.outcome.as_json(),
+        "moves": [{"cards": [card_text(c, deal) for c in row.cards], "totals": list(row.totals),
+                   "loss": row.loss, "optimal": row.optimal,
+                   "outcome": {"level": row.level, "winner": row.winner} if row.level else None}
+                  for row in analysis.rows],
+    }
+
+
+def replay_json(result: Replay) -> dict:
+    deal = result.deal
+    return {
+        "game": deal.game,
+        "complete": result.complete,
+        "final": list(result.final),
+        "cost_by_side": list(result.cost_by_side()),
+        "steps": [{"trick": s.trick, "seat": s.seat, "card": card_text(s.card, deal), "before": list(s.before),
+                   "after": list(s.after), "cost": s.cost, "mistake": s.cost > 0 or s.rank_cost > 0,
+                   "better": [card_text(c, deal) for c in s.better], "outcome_before": s.level_before,
+                   "outcome_after": s.level_after, "outcome_cost": s.rank_cost}
+                  for s in result.steps],
+        "nodes": result.nodes,
+    }
+
+
+def puzzle_json(result: PuzzleResult) -> dict:
+    deal = result.deal
+    return {
+        "goal": result.goal.text,
+        "side": result.goal.side + 1,
+        "reachable": result.reachable,
+        "verdict": result.verdict,
+        "solver_to_move": result.solver_to_move,
+        "key_moves": [[card_text(c, deal) for c in g] for g in result.key_moves],
+        "failing_moves": [[card_text(c, deal) for c in g] for g in result.failing],
+        "main_line": [card_text(c, deal) for c in result.main_line],
+        "refutation": [{"move": card_text(m, deal), "defence_line": [card_text(c, deal) for c in line]}
+                       for m, line in result.refutation],
+        "nodes": result.nodes,
+    }
+
+
+def table_json(table: Table) -> dict:
+    deal = table.deal
+    return {
+        "game": deal.game,
+        "cells": [{"trump": suit_name(c.trump, "french"), "leader": c.leader, "totals": list(c.totals),
+                   "outcome": c.outcome.as_json(), "nodes": c.nodes} for c in table.cells],
+        "best_trump": {str(seat): suit_name(suit, "french") for seat, suit in table.best_trump.items()},
+        "ignored_play": table.ignored_play,
+    }

@@ -88,17 +88,3 @@ def analyze_all_seats(deal: Deal, *, objective: str = "score", expand: bool = Fa
         result = solve(lead, objective=objective, engine=engine, keep_tt=seat > 1)
         out.append(Analysis(lead, result, seat, rows_of(result, expand)))
     return out
-
-
-def analysis_json(analysis: Analysis) -> dict:
-    deal = analysis.deal
-    text = lambda c: c.text(deal.notation)  # noqa: E731
-    return {
-        "seat": analysis.seat,
-        "totals": list(analysis.result.totals),
-        "outcome": analysis.result.outcome.as_json(),
-        "moves": [{"cards": [text(c) for c in row.cards], "totals": list(row.totals), "loss": row.loss,
-                   "optimal": row.optimal,
-                   "outcome": {"level": row.level, "winner": row.winner} if row.level else None}
-                  for row in analysis.rows],
-    }

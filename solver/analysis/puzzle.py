@@ -24,7 +24,6 @@ from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
 GOAL_HELP = ("tricks>=N, points>=N, honours>=N, total>=N (the side's final total), win, "
              "schneider, schwarz, tout, first")
-UNITS = {"tricks": "tricks", "points": "points", "honours": "honours"}
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,6 @@ class GoalSearch:
 
     def __init__(self, searcher: Searcher, goal: Goal):
         self.s, self.goal = searcher, goal
-        self._level_rung: Rung | None = None
 
     def holds(self) -> bool:
         s, goal = self.s, self.goal
@@ -257,21 +255,3 @@ def _best_total(searcher: Searcher, side: int) -> int:
         if best_total is None or total > best_total:
             best, best_total = group[0], total
     return best
-
-
-def puzzle_json(result: PuzzleResult) -> dict:
-    deal = result.deal
-    text = lambda c: c.text(deal.notation)  # noqa: E731
-    return {
-        "goal": result.goal.text,
-        "side": result.goal.side + 1,
-        "reachable": result.reachable,
-        "verdict": result.verdict,
-        "solver_to_move": result.solver_to_move,
-        "key_moves": [[text(c) for c in g] for g in result.key_moves],
-        "failing_moves": [[text(c) for c in g] for g in result.failing],
-        "main_line": [text(c) for c in result.main_line],
-        "refutation": [{"move": text(m), "defence_line": [text(c) for c in line]}
-                       for m, line in result.refutation],
-        "nodes": result.nodes,
-    }

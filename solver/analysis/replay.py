@@ -121,20 +121,3 @@ def _finished(searcher: Searcher, index: int):
     position = searcher.position.copy()
     position.play(searcher.tables.cards[index])
     return position
-
-
-def replay_json(result: Replay) -> dict:
-    deal = result.deal
-    text = lambda c: c.text(deal.notation)  # noqa: E731
-    return {
-        "game": deal.game,
-        "complete": result.complete,
-        "final": list(result.final),
-        "cost_by_side": list(result.cost_by_side()),
-        "steps": [{"trick": s.trick, "seat": s.seat, "card": text(s.card), "before": list(s.before),
-                   "after": list(s.after), "cost": s.cost, "mistake": s.cost > 0 or s.rank_cost > 0,
-                   "better": [text(c) for c in s.better], "outcome_before": s.level_before,
-                   "outcome_after": s.level_after, "outcome_cost": s.rank_cost}
-                  for s in result.steps],
-        "nodes": result.nodes,
-    }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..cards import SUITS, suit_name
+from ..cards import SUITS
 from ..deal import Deal, DealError, loads
 from ..outcome import Outcome
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine, solve
@@ -88,14 +88,3 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
 
 def _find(cells, trump, leader) -> Cell:
     return next(c for c in cells if c.trump == trump and c.leader == leader)
-
-
-def table_json(table: Table) -> dict:
-    deal = table.deal
-    return {
-        "game": deal.game,
-        "cells": [{"trump": suit_name(c.trump, "french"), "leader": c.leader, "totals": list(c.totals),
-                   "outcome": c.outcome.as_json(), "nodes": c.nodes} for c in table.cells],
-        "best_trump": {str(seat): suit_name(suit, "french") for seat, suit in table.best_trump.items()},
-        "ignored_play": table.ignored_play,
-    }
