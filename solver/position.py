@@ -175,8 +175,8 @@ class Position:
             if reason is not None:
                 raise IllegalMove(reason)
         seat = self.to_move
-        self.announced = self.marriage_announced(card) if not self.trick else self.announced
-        if not self.trick and self.announced:
+        if not self.trick:                  # a lead: it may announce a marriage
+            self.announced = self.marriage_announced(card)
             self.points[self.rules.side(seat)] += self.announced
         if self.rules.layout == "piles":
             for pile in self.piles[seat]:

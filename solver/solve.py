@@ -86,8 +86,10 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     engine.reset_nodes()
     constant = position.rules.constant_sum
     value = searcher.value()
-    totals = searcher.final_totals(value)
-    rung = searcher.forced_rung(totals[0] if constant else None) if objective == "score" else None
+    # with extras the totals come from a best line; under the total objective that is the line
+    # reported below, so it is played out once, there
+    totals = searcher.final_totals(value) if constant else None
+    rung = searcher.forced_rung(totals[0] if totals else None) if objective == "score" else None
 
     moves: list[MoveValue] = []
     if with_moves:
@@ -99,18 +101,21 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
             child_rung = searcher.forced_rung(child_totals[0] if constant else None)
             searcher.pop()
             optimal = child_rung.rank == rung.rank if rung is not None else child == value
+            level = winner = rank = None
+            if child_rung is not None:
+                level, rank = child_rung.text, child_rung.rank
+                winner = None if child_rung.winner is None else child_rung.winner + 1
             for index in group:
                 moves.append(MoveValue(searcher.tables.cards[index], child_totals, optimal, group_no,
-                                       child_rung.text if child_rung else None,
-                                       (child_rung.winner + 1 if child_rung.winner is not None else None)
-                                       if child_rung else None,
-                                       child_rung.rank if child_rung else None))
+                                       level, winner, rank))
 
     line = searcher.line(value, rung.rank if rung is not None else None)
     cards = tuple(searcher.tables.cards[i] for i in line)
     tricks, announcements, final = replay_line(position, cards)
     line_totals = (final.points[0], final.points[1])
     outcome = game.outcome(final, deal)
+    if totals is None:
+        totals = line_totals if rung is None else searcher.final_totals(value)
     if rung is None and line_totals != totals:
         raise SolverError(f"the optimal line ends at {list(line_totals)}, not {list(totals)}")
     if rung is not None and outcome.rank != rung.rank:
