@@ -51,3 +51,29 @@ def finish(benchmark, rec: Record) -> None:
             benchmark.extra_info[key] = round(value, 4) if isinstance(value, float) else value
     if rec.agree is not None:
         benchmark.extra_info["agree_with_stich"] = f"{rec.agree[0]}/{rec.agree[1]}"
+
+
+# The growth curve: positions with 8 to 16 tricks left, reached from whole seeded deals by
+# playing seeded random legal cards (so the positions are fixed, and typical of mid-game).
+GROWTH_GAMES = (("schafkopf2", {}), ("elfern", {}))
+GROWTH_TRICKS = (8, 10, 12, 14, 16)
+GROWTH_SEEDS = tuple(range(300, 310))
+
+
+def growth_deal(game: str, seed: int, tricks_left: int, rules: dict | None = None):
+    """Seeded whole deal ``seed`` of ``game`` played at random until ``tricks_left`` remain."""
+    import random
+
+    from solver.dealing import random_deal
+
+    deal = random_deal(game, seed, players=2, rules=dict(rules or {}))
+    position = deal.start()
+    rng = random.Random(seed * 100 + tricks_left)
+    tricks: list[list] = []
+    while position.tricks_left() > tricks_left or position.trick:
+        if not position.trick:
+            tricks.append([])
+        card = rng.choice(sorted(position.legal_moves()))
+        tricks[-1].append(card)
+        position.play(card)
+    return deal.with_play(tuple(tuple(t) for t in tricks))

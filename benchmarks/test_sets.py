@@ -48,3 +48,25 @@ def test_stich_table(bench, record):
     bench.group = "table"
     bench.pedantic(go, rounds=1, iterations=1)
     finish(bench, rec)
+
+
+def test_readme_call(bench, record):
+    """``solver.solve(deal)`` exactly as the README shows it: no engine handed in, so the
+    thread's reused engine (``solver.solve.borrowed_engine``) serves every call."""
+    from solver.solve import solve
+
+    deal_set = SETS["scharwenzel-4"]
+    deals = deal_set.deals()
+    rec = record(deal_set.name, "solve(deal)")
+    solve(deals[0])                           # the first call maps the table once
+
+    def go():
+        for deal in deals:
+            started = time.perf_counter()
+            result = solve(deal)
+            rec.seconds.append(time.perf_counter() - started)
+            rec.nodes.append(result.nodes)
+
+    bench.group = "solve(deal)"
+    bench.pedantic(go, rounds=1, iterations=1)
+    finish(bench, rec)

@@ -9,8 +9,11 @@ and the optimal cards are those that keep it; with ``total`` all three follow th
 
 from __future__ import annotations
 
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from ._search import Engine
 from .cards import Card
@@ -20,8 +23,8 @@ from .outcome import Outcome
 
 DEFAULT_TT_MEGABYTES = 64
 
-__all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "new_engine", "solve",
-           "replay_line"]
+__all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
+           "new_engine", "solve", "replay_line"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,35 @@ def new_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Engine:
     return Engine(tt_megabytes)
 
 
+_idle = threading.local()      # per thread: the one idle engine, kept for the next borrower
+
+
+@contextmanager
+def borrowed_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Iterator[Engine]:
+    """An engine for one piece of work, reused from the last one this thread finished.
+
+    Setting up a table costs more than solving a small deal (its memory is mapped and
+    faulted in page by page), so each thread keeps one idle engine and lends it out again;
+    ``setup`` clears it in O(1).  A nested borrow, while the idle engine is lent out, gets a
+    new engine, so two searches never share one."""
+    idle = getattr(_idle, "engine", None)
+    if idle is not None and idle.megabytes == tt_megabytes:
+        _idle.engine = None
+        engine = idle
+    else:
+        engine = new_engine(tt_megabytes)
+    try:
+        yield engine
+    finally:
+        _idle.engine = engine
+
+
 def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_TT_MEGABYTES,
           engine: Engine | None = None, with_moves: bool = True, keep_tt: bool = False) -> Result:
     """Solve the position of ``deal`` exactly.
 
-    ``engine``: reuse an engine (its table is kept only with ``keep_tt``, for another position
-    of the same deal and rules)."""
+    ``engine``: use this engine (its table is kept only with ``keep_tt``, for another position
+    of the same deal and rules); by default the thread's reused engine (``borrowed_engine``)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -80,7 +106,16 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     if position.is_over():
         return Result(deal, objective, base, game.outcome(position, deal), (), base, (), None, 0,
                       time.perf_counter() - started, base)
-    engine = engine or new_engine(tt_megabytes)
+    if engine is None:      # a borrowed table holds another deal's entries: never keep them
+        with borrowed_engine(tt_megabytes) as engine:
+            return _solve(deal, position, objective, engine, with_moves, False, started)
+    return _solve(deal, position, objective, engine, with_moves, keep_tt, started)
+
+
+def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: bool, keep_tt: bool,
+           started: float) -> Result:
+    base = (position.points[0], position.points[1])
+    game = deal.game_spec
     engine.new_search()
     searcher = Searcher.start(deal, position, engine, keep_tt)
     engine.reset_nodes()
