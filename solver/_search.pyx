@@ -10,7 +10,18 @@ from here", counting the trick in progress.
 include "core/state.pxi"
 include "core/objective.pxi"
 include "core/tt.pxi"
+include "core/limits.pxi"
 include "core/search.pxi"
+
+
+class SearchLimit(Exception):
+    """A node or time limit stopped the search: the value lies within [lo, hi], proven by
+    the null-window searches that finished (the table holds only proven bounds)."""
+
+    def __init__(self, int lo, int hi):
+        super().__init__(f"search limit reached: the value is between {lo} and {hi}")
+        self.lo = lo
+        self.hi = hi
 
 
 cdef class Engine:
@@ -297,13 +308,16 @@ cdef class Engine:
     # --- searching ------------------------------------------------------------------------
 
     def value(self, guess=None, str driver="mtdf", str first="half"):
-        """The exact value of the current position under the objective."""
+        """The exact value of the current position under the objective.  Raises
+        ``SearchLimit`` with the proven bounds when a limit (``limit``) stops the search."""
         cdef Ctx* c = &self.s.c
         cdef int lo, hi, g, r
         cdef int step = 1 if driver == "step" else 0
         value_range(c, &lo, &hi)
         if c.tricks_left == 0 or self.stopped:
             return 0
+        if c.aborted:
+            raise SearchLimit(lo, hi)
         if guess is not None:
             g = guess
         elif first == "greedy":
@@ -312,13 +326,16 @@ cdef class Engine:
             g = (lo + hi) // 2
         with nogil:
             if step:
-                r = mtd_step(c, &self.s.tt, g, lo, hi)
+                r = mtd_step(c, &self.s.tt, g, &lo, &hi)
             else:
-                r = mtdf(c, &self.s.tt, g, lo, hi)
+                r = mtdf(c, &self.s.tt, g, &lo, &hi)
+        if c.aborted:
+            raise SearchLimit(lo, hi)
         return r
 
     def test(self, int target):
-        """Is the value at least ``target``? (one null-window search)"""
+        """Is the value at least ``target``? (one null-window search; ``SearchLimit`` with
+        the position's whole range when a limit stops it)"""
         cdef Ctx* c = &self.s.c
         cdef int r, lo, hi
         value_range(c, &lo, &hi)
@@ -328,9 +345,35 @@ cdef class Engine:
             return True
         if target > hi:
             return False
+        if c.aborted:
+            raise SearchLimit(lo, hi)
         with nogil:
             r = alphabeta(c, &self.s.tt, target - 1, target)
+        if c.aborted:
+            raise SearchLimit(lo, hi)
         return r >= target
+
+    def limit(self, nodes=None, seconds=None):
+        """Allow ``nodes`` more search nodes and ``seconds`` more seconds from now (None: no
+        limit of that kind); ``limit()`` lifts both.  Once one is hit every search raises
+        ``SearchLimit`` until the next ``limit`` call.  (``reset_nodes`` after this call
+        would move the node limit.)"""
+        cdef uint64_t n = 0
+        cdef double t = 0
+        if nodes is not None:
+            if nodes < 1:
+                raise ValueError("a node limit must be at least 1")
+            n = nodes
+        if seconds is not None:
+            if not seconds > 0:
+                raise ValueError("a time limit must be more than 0 seconds")
+            t = seconds
+        set_limit(&self.s.c, n, t)
+
+    @property
+    def limit_reached(self):
+        """True once a limit stopped a search (until the next ``limit`` call)."""
+        return bool(self.s.c.aborted)
 
     @property
     def nodes(self):

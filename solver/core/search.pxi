@@ -351,6 +351,8 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef TTEntry* e
     cdef TTEntry* bucket = NULL
     c.nodes += 1
+    if c.limited and limit_hit(c):
+        return 0                # meaningless: the caller sees ``aborted`` and unwinds
     if tpos == 0:
         if c.tricks_left <= 1:
             return last_trick(c) if c.tricks_left == 1 else 0
@@ -394,6 +396,8 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     if ttmove >= 0 and (legal >> ttmove) & 1:
         legal &= ~st_bit(ttmove)
         best = search_move(c, tt, seat, ttmove, alpha, beta)
+        if c.aborted:
+            return best
         bestmove = ttmove
         tried = 1
         if maximize:
@@ -407,6 +411,8 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         for i in range(nm):
             m = moves[i]
             v = search_move(c, tt, seat, m, alpha, beta)
+            if c.aborted:
+                return v
             if maximize:
                 if v > best:
                     best = v
@@ -465,11 +471,13 @@ cdef int greedy_playout(Ctx* c) noexcept nogil:
     return total
 
 
-cdef int mtd_step(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
+cdef int mtd_step(Ctx* c, TT* tt, int guess, int* lo_io, int* hi_io) noexcept nogil:
     """Exact value by null-window tests that gallop from ``guess`` (steps 1, 2, 4, ... in the
     direction the tests point) and then bisect: O(log distance) tests instead of one per
-    point of distance."""
-    cdef int g, r, step = 1, b
+    point of distance.  ``lo_io``/``hi_io``: the range on entry, the proven bounds on return
+    (equal unless a limit stopped the search)."""
+    cdef int lo = lo_io[0], hi = hi_io[0]
+    cdef int r, step = 1, b
     if guess < lo:
         guess = lo
     if guess > hi:
@@ -481,6 +489,8 @@ cdef int mtd_step(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
         if b > hi:
             b = hi
         r = alphabeta(c, tt, b - 1, b)
+        if c.aborted:
+            break
         if r >= b:
             lo = r
             b = lo + step
@@ -491,11 +501,16 @@ cdef int mtd_step(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
         if lo < hi and hi - lo <= step:
             b = (lo + hi + 1) // 2
             step = 1
+    lo_io[0] = lo
+    hi_io[0] = hi
     return lo
 
 
-cdef int mtdf(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
-    """Exact value by a sequence of null-window searches, starting at ``guess``."""
+cdef int mtdf(Ctx* c, TT* tt, int guess, int* lo_io, int* hi_io) noexcept nogil:
+    """Exact value by a sequence of null-window searches, starting at ``guess``.
+    ``lo_io``/``hi_io``: the range on entry, the proven bounds on return (equal unless a
+    limit stopped the search)."""
+    cdef int lo = lo_io[0], hi = hi_io[0]
     cdef int g = guess, b
     if g < lo:
         g = lo
@@ -504,8 +519,12 @@ cdef int mtdf(Ctx* c, TT* tt, int guess, int lo, int hi) noexcept nogil:
     while lo < hi:
         b = g + 1 if g == lo else g
         g = alphabeta(c, tt, b - 1, b)
+        if c.aborted:
+            break
         if g < b:
             hi = g
         else:
             lo = g
+    lo_io[0] = lo
+    hi_io[0] = hi
     return lo

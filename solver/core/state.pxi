@@ -109,6 +109,10 @@ ctypedef struct Ctx:
     int owner_bits              # bits to number a seat
     int value_bits              # bits to number a value class
     uint64_t nodes
+    int limited                 # a node or time limit is set (limits.pxi)
+    uint64_t node_limit         # stop once ``nodes`` reaches this (0: no node limit)
+    double deadline             # stop at this monotonic time in seconds (0: no time limit)
+    int aborted                 # a limit was hit: searches unwind at once and store nothing
     int order_lead              # lead ordering: 0 history only, 1 one-trick look-ahead
     uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
