@@ -268,11 +268,9 @@ cdef class Engine:
         runs by lowest card, or with ``ordered`` as the search would try them (the card stored
         for this position first, then the move ordering)."""
         cdef Ctx* c = &self.s.c
-        cdef uint64_t a, below, reps = 0, ka, kb
-        cdef uint32_t kc
-        cdef int x, b, rep, n, i, ttmove = -1
+        cdef uint64_t a, below, reps = 0
+        cdef int x, b, rep, n, i
         cdef int moves[MAXMOVES]
-        cdef TTEntry* e
         if c.tricks_left == 0:
             return []
         a = legal_mask(c, to_move(c))
@@ -295,20 +293,58 @@ cdef class Engine:
             return [groups[k] for k in sorted(groups)]
         for rep in groups:
             reps |= st_bit(rep)
-        if c.tlen == 0 and c.use_tt:
-            position_key(c, &ka, &kb, &kc)
-            e = tt_probe_bucket(&self.s.tt, tt_bucket(&self.s.tt, ka, kb, kc), ka, kb, kc)
-            if e != NULL:
-                ttmove = move_from_entry(c, kc, e.move)
-                if ttmove < 0 or not (reps >> ttmove) & 1:
-                    ttmove = -1
-        n = order_moves(c, to_move(c), reps, moves, ttmove)
+        n = order_moves(c, to_move(c), reps, moves, stored_move(c, &self.s.tt, reps))
         return [groups[moves[i]] for i in range(n)]
+
+    def line(self, int value):
+        """One optimal continuation from here (card indices), ``value`` being the current
+        value: at each step the first card, in the order of ``classes(ordered=True)``, that
+        keeps the value.  The same line as stepping with push, test and pop from Python,
+        without the interpreter in the loop."""
+        cdef Ctx* c = &self.s.c
+        cdef Undo undo[MAXPLY]
+        cdef int moves[MAXMOVES]
+        cdef int k = 0, i, n, seat, x, keeps, current = value, chosen
+        cdef uint64_t legal
+        out = []
+        try:
+            while c.tricks_left > 0 and self.depth + k < MAXPLY:
+                seat = to_move(c)
+                legal = legal_mask(c, seat)
+                if c.use_merge:
+                    legal = merge_equivalent(c, legal)
+                n = order_moves(c, seat, legal, moves, stored_move(c, &self.s.tt, legal))
+                chosen = -1
+                for i in range(n):
+                    x = moves[i]
+                    with nogil:
+                        keeps = keeps_value(c, &self.s.tt, seat, x, current, &undo[k])
+                    if c.aborted:
+                        raise SearchLimit(*self.value_range)
+                    if keeps:
+                        chosen = x
+                        break
+                if chosen < 0:
+                    raise RuntimeError("no card keeps the value: the search contradicts itself")
+                do_move(c, seat, chosen, &undo[k])
+                current -= undo[k].gain
+                out.append(chosen)
+                k += 1
+                if undo[k - 1].stop:
+                    break
+        finally:
+            while k > 0:
+                k -= 1
+                undo_move(c, &undo[k])
+        return out
 
     # --- searching ------------------------------------------------------------------------
 
-    def value(self, guess=None, str driver="mtdf", str first="half"):
-        """The exact value of the current position under the objective.  Raises
+    def value(self, guess=None, str driver="mtdf", str first="half", at_least=None,
+              at_most=None):
+        """The exact value of the current position under the objective.  ``at_least`` and
+        ``at_most``: bounds already known (a child of a node of known value is bounded by it
+        on one side), which save the searches that would prove them.  Raises
         ``SearchLimit`` with the proven bounds when a limit (``limit``) stops the search."""
         cdef Ctx* c = &self.s.c
         cdef int lo, hi, g, r
@@ -316,6 +352,12 @@ cdef class Engine:
         value_range(c, &lo, &hi)
         if c.tricks_left == 0 or self.stopped:
             return 0
+        if at_least is not None and at_least > lo:
+            lo = at_least
+        if at_most is not None and at_most < hi:
+            hi = at_most
+        if lo > hi:
+            raise ValueError(f"the known bounds [{lo}, {hi}] are empty")
         if c.aborted:
             raise SearchLimit(lo, hi)
         if guess is not None:

@@ -97,6 +97,16 @@ class Searcher:
         """Exact value under the total objective from the current node."""
         return self.engine.value(guess, **self.deal.game_spec.search)
 
+    def child_value(self, parent: int, gain: int, maximiser_moved: bool) -> int:
+        """Exact value after a move from a node of value ``parent`` that earned ``gain``:
+        the mover's side cannot have done better than ``parent``, which bounds the child on
+        one side and saves the search that would prove it (an optimal move costs one
+        null-window search)."""
+        bound = parent - gain
+        if maximiser_moved:
+            return self.engine.value(bound, at_most=bound, **self.deal.game_spec.search)
+        return self.engine.value(bound, at_least=bound, **self.deal.game_spec.search)
+
     def final_totals(self, value: int) -> tuple[int, int]:
         """Both sides' final totals when the rest is played for the totals, from the current
         node whose value is ``value``: the points so far plus the value where the game is
@@ -203,6 +213,8 @@ class Searcher:
         the engine lists them) that keeps the total value and, with ``rank``, the outcome; if
         no card keeps both (playing for the score can cost totals), the first that keeps the
         outcome, and the value is searched again from there."""
+        if rank is None:
+            return self.engine.line(value)
         line: list[int] = []
         current = value
         # a level that is a threshold on side 0's total is kept by any card of side 0 that

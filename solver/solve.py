@@ -128,10 +128,11 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
 
     moves: list[MoveValue] = []
     if with_moves:
+        maximiser = searcher.maximising()
         for group_no, group in enumerate(searcher.classes()):
             card = group[0]
             gain = searcher.push(card)
-            child = gain + searcher.value(value - gain)
+            child = gain + searcher.child_value(value, gain, maximiser)
             child_totals = searcher.final_totals(child - gain)
             child_rung = searcher.forced_rung(child_totals[0] if constant else None)
             searcher.pop()

@@ -528,3 +528,50 @@ cdef int mtdf(Ctx* c, TT* tt, int guess, int* lo_io, int* hi_io) noexcept nogil:
     lo_io[0] = lo
     hi_io[0] = hi
     return lo
+
+
+cdef inline int stored_move(Ctx* c, TT* tt, uint64_t candidates) noexcept nogil:
+    """The best card stored for this position at a trick start, if it is a candidate."""
+    cdef uint64_t ka, kb
+    cdef uint32_t kc
+    cdef TTEntry* e
+    cdef int move
+    if c.tlen != 0 or not c.use_tt:
+        return -1
+    position_key(c, &ka, &kb, &kc)
+    e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
+    if e == NULL:
+        return -1
+    move = move_from_entry(c, kc, e.move)
+    if move < 0 or not (candidates >> move) & 1:
+        return -1
+    return move
+
+
+cdef int at_least(Ctx* c, TT* tt, int target) noexcept nogil:
+    """Is the value of the position at least ``target``?  (``Engine.test`` in C.)"""
+    cdef int lo, hi
+    if c.tricks_left == 0:
+        return target <= 0
+    value_range(c, &lo, &hi)
+    if target <= lo:
+        return 1
+    if target > hi:
+        return 0
+    return alphabeta(c, tt, target - 1, target) >= target
+
+
+cdef int keeps_value(Ctx* c, TT* tt, int seat, int card, int value, Undo* u) noexcept nogil:
+    """Does playing ``card`` keep the value ``value`` of the position?  For the maximising
+    side: is the child still worth ``value``; for the other side: is it worth no more."""
+    cdef int rest, keeps
+    do_move(c, seat, card, u)
+    rest = value - u.gain
+    if u.stop:
+        keeps = rest == 0
+    elif c.side[seat] == c.max_side:
+        keeps = at_least(c, tt, rest)
+    else:
+        keeps = not at_least(c, tt, rest + 1)
+    undo_move(c, u)
+    return keeps
