@@ -78,6 +78,10 @@ cdef class Engine:
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
             c.under[i] = t["under"][i]
+            c.over[i] = -1
+        for i in range(MAXCARDS):
+            if c.under[i] >= 0:
+                c.over[c.under[i]] = i
         for i in range(4):
             c.suit_mask[i] = t["suit_mask"][i]
         c.trump = t["trump"]
@@ -121,7 +125,6 @@ cdef class Engine:
         c.has_piles = 0
         for i in range(MAXCARDS):
             if c.under[i] >= 0:
-                c.canon_ok = 0
                 c.has_piles = 1
         if c.nomerge or c.wasche_tricks:
             c.canon_ok = 0

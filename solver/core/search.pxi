@@ -29,18 +29,38 @@ cdef inline void put_plane(uint64_t plane, int off, int width, uint64_t* ka, uin
         kb[0] |= plane << (off - 64)
 
 
+cdef inline int index_bits(int width) noexcept nogil:
+    """Bits to number ``width`` places."""
+    cdef int b = 0
+    while (1 << b) < width:
+        b += 1
+    return b
+
+
 cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
     """The position up to renaming cards by their rank among the cards still in play:
     per suit, the sequence of (owner, value class) from low to high, plus suit lengths.
     Positions with the same key are the same game (the "relative ranks" of bridge
     solvers).  A stock counts as one more owner; the stock pointer is part of the key, so
     within one deal the cards left in the stock are the same cards in the same order.
-    Only at trick starts, never with piles.  Returns 0 if the planes do not fit."""
-    cdef uint64_t inplay = c.inplay, m, stock = c.stock_rest
+    With piles, a plane marks the face-down cards and each face-down card names the place
+    of the card lying on it, so the piles are part of the key too.  Only at trick starts.
+    Returns 0 if it does not fit in 128 bits (early in a deal)."""
+    cdef uint64_t inplay = c.inplay, m, stock = c.stock_rest, down = 0
     cdef int width = st_popcount(inplay)
-    cdef int off = 0, b, s, k
+    cdef int off = 0, b, s, k, y, link_bits = 0, need
     cdef uint32_t lengths = 0
-    if (c.owner_bits + c.value_bits) * width > 128:
+    need = (c.owner_bits + c.value_bits) * width
+    if c.has_piles:
+        m = inplay
+        while m:
+            y = st_ctz(m)
+            m &= m - 1
+            if c.over[y] >= 0 and (inplay >> c.over[y]) & 1:
+                down |= st_bit(y)
+        link_bits = index_bits(width)
+        need += width + st_popcount(down) * link_bits
+    if need > 128:
         return 0
     ka[0] = 0
     kb[0] = 0
@@ -58,6 +78,15 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
                 m |= c.vc_mask[k]
         put_plane(st_pext(m, inplay), off, width, ka, kb)
         off += width
+    if c.has_piles:
+        put_plane(st_pext(down, inplay), off, width, ka, kb)
+        off += width
+        m = down
+        while m:
+            y = st_ctz(m)
+            m &= m - 1
+            put_plane(<uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)), off, link_bits, ka, kb)
+            off += link_bits
     for s in range(4):
         lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
     kc[0] = (CANON_FLAG | (objective_id(c) << 25) | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3)

@@ -55,6 +55,7 @@ ctypedef struct Ctx:
     int suit[MAXCARDS]
     int value[MAXCARDS]
     int under[MAXCARDS]
+    int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
     uint64_t suit_mask[4]
     uint64_t trump_mask
     int trump
