@@ -97,15 +97,23 @@ class Searcher:
         """Exact value under the total objective from the current node."""
         return self.engine.value(guess, **self.deal.game_spec.search)
 
-    def child_value(self, parent: int, gain: int, maximiser_moved: bool) -> int:
-        """Exact value after a move from a node of value ``parent`` that earned ``gain``:
-        the mover's side cannot have done better than ``parent``, which bounds the child on
-        one side and saves the search that would prove it (an optimal move costs one
-        null-window search)."""
+    def bounded_value(self, at_least: int | None = None, at_most: int | None = None,
+                      guess: int | None = None) -> int:
+        """Exact value under the total objective, when it is already known to lie within
+        ``at_least`` and ``at_most`` (either may be None)."""
+        return self.engine.value(guess, at_least=at_least, at_most=at_most,
+                                 **self.deal.game_spec.search)
+
+    @staticmethod
+    def child_bounds(parent: int, gain: int, maximiser_moved: bool) -> dict:
+        """What a node of value ``parent`` says of its child after a move that earned
+        ``gain``: the mover's side cannot have done better than ``parent``, which bounds the
+        child on one side and saves the search that would prove it (an optimal move costs
+        one null-window search).  Keywords for ``bounded_value``."""
         bound = parent - gain
         if maximiser_moved:
-            return self.engine.value(bound, at_most=bound, **self.deal.game_spec.search)
-        return self.engine.value(bound, at_least=bound, **self.deal.game_spec.search)
+            return {"guess": bound, "at_most": bound}
+        return {"guess": bound, "at_least": bound}
 
     def final_totals(self, value: int) -> tuple[int, int]:
         """Both sides' final totals when the rest is played for the totals, from the current
@@ -179,19 +187,12 @@ class Searcher:
         """The best rung for side 0 that holds under perfect play (None: the game has no
         ladder for these rules).  ``known_total``: side 0's exact final total, if known,
         answers point thresholds without searching."""
+        span = None if known_total is None else (known_total, known_total)
         for rung in self.ladder():
-            condition = rung.condition
-            if known_total is not None and isinstance(condition, AtLeast):
-                if condition is ALWAYS or known_total >= condition.total:
-                    return rung
-                continue
-            if known_total is not None and isinstance(condition, Streak) and condition.needs:
-                low, high = condition.needs
-                if not low <= known_total <= high:     # the run cannot happen with these totals
-                    if condition.negate:
-                        return rung
-                    continue
-            if self.holds(condition):
+            verdict = decided(rung.condition, span)
+            if verdict is None:
+                verdict = self.holds(rung.condition)
+            if verdict:
                 return rung
         return None
 
@@ -251,6 +252,25 @@ class Searcher:
             for _ in line:
                 self.pop()
         return line
+
+
+def decided(condition, span: tuple[int, int] | None) -> bool | None:
+    """What side 0's final total alone, known to lie in ``span`` (low, high), decides about
+    a ladder condition: True or False, or None when a search must decide."""
+    if condition is ALWAYS:
+        return True
+    if span is None:
+        return None
+    low, high = span
+    if isinstance(condition, AtLeast):
+        if low >= condition.total:
+            return True
+        return False if high < condition.total else None
+    if isinstance(condition, Streak) and condition.needs:
+        need_low, need_high = condition.needs
+        if high < need_low or low > need_high:      # the run cannot happen with these totals
+            return condition.negate
+    return None
 
 
 def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:

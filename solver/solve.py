@@ -12,56 +12,18 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ._search import Engine
-from .cards import Card
+from .anytime import Budget, Limits, Stopped
 from .deal import Deal
-from .objectives import OBJECTIVES, Searcher, SolverError, replay_line
-from .outcome import Outcome
+from .objectives import OBJECTIVES, Searcher, SolverError, decided, replay_line
+from .result import MoveValue, Result
 
 DEFAULT_TT_MEGABYTES = 64
 
 __all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
            "new_engine", "solve", "replay_line"]
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """One legal card of the player to move: the totals it leads to with best play after it,
-    and the outcome level it leads to when both sides play for the score."""
-
-    card: Card
-    totals: tuple[int, int]
-    optimal: bool       # optimal under the objective solved for
-    group: int          # cards with the same group number are equivalent (always the same value)
-    level: str | None = None     # outcome it forces ("win for the first", "schneider", ...), if ranked
-    winner: int | None = None    # 1, 2 or None (a draw), with ``level``
-    rank: int | None = None      # position on the game's ladder (higher: better for seat 1's side)
-
-
-@dataclass(frozen=True)
-class Result:
-    """The double-dummy result of a position."""
-
-    deal: Deal
-    objective: str
-    totals: tuple[int, int]          # final totals of seat 1's side and the other side
-    outcome: Outcome                 # what the line's end scores: the forced outcome
-    line: tuple[Card, ...]           # one optimal continuation to the end of the deal
-    line_totals: tuple[int, int]     # the totals at the end of that line
-    moves: tuple[MoveValue, ...]     # every legal card of the player to move
-    to_move: int | None              # 1-based seat to move, None when the deal is over
-    nodes: int                       # search nodes, comparable run to run
-    seconds: float
-    start_points: tuple[int, int] = (0, 0)   # already won before the position (taken + play)
-    line_tricks: tuple[tuple[int, tuple[Card, ...], int], ...] = field(default=())
-    announcements: tuple[tuple[int, Card, int], ...] = ()   # (seat, card, points) along the line
-
-    @property
-    def unit(self) -> str:
-        return self.deal.rule_set.unit
 
 
 def new_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Engine:
@@ -92,11 +54,16 @@ def borrowed_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Iterator[Engine
 
 
 def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_TT_MEGABYTES,
-          engine: Engine | None = None, with_moves: bool = True, keep_tt: bool = False) -> Result:
+          engine: Engine | None = None, with_moves: bool = True, keep_tt: bool = False,
+          limits: Limits | None = None, progress: Callable[[int, int], None] | None = None) -> Result:
     """Solve the position of ``deal`` exactly.
 
     ``engine``: use this engine (its table is kept only with ``keep_tt``, for another position
-    of the same deal and rules); by default the thread's reused engine (``borrowed_engine``)."""
+    of the same deal and rules); by default the thread's reused engine (``borrowed_engine``).
+    ``limits``: a node or time budget (``solver.anytime.Limits``); when it runs out, or on
+    Ctrl-C, the result is partial (``exact`` False) and holds only what is proven.
+    ``progress(low, high)``: called about four times a second during the value search with
+    the bounds on side 0's remaining value proven so far."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -106,50 +73,59 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     if position.is_over():
         return Result(deal, objective, base, game.outcome(position, deal), (), base, (), None, 0,
                       time.perf_counter() - started, base)
+    limits = limits or Limits()
     if engine is None:      # a borrowed table holds another deal's entries: never keep them
         with borrowed_engine(tt_megabytes) as engine:
-            return _solve(deal, position, objective, engine, with_moves, False, started)
-    return _solve(deal, position, objective, engine, with_moves, keep_tt, started)
+            return _solve(deal, position, objective, engine, with_moves, False, limits, progress,
+                          started)
+    return _solve(deal, position, objective, engine, with_moves, keep_tt, limits, progress, started)
 
 
 def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: bool, keep_tt: bool,
-           started: float) -> Result:
+           limits: Limits, progress, started: float) -> Result:
     base = (position.points[0], position.points[1])
-    game = deal.game_spec
     engine.new_search()
     searcher = Searcher.start(deal, position, engine, keep_tt)
     engine.reset_nodes()
-    constant = position.rules.constant_sum
-    value = searcher.value()
+    budget = Budget(engine, limits)
+    work = _Work(searcher, budget, position.rules.constant_sum, objective == "score")
+    try:
+        value = budget.value(searcher.bounded_value, progress=progress)
+    except Stopped as stop:
+        work.stop(stop)
+        span = work.span(stop.lo, stop.hi)
+        rungs = work.possible_rungs(span[0] if span else None) if work.ranked else []
+        moves = work.score_moves(None, None) if with_moves else []
+        return work.partial(deal, objective, moves, span, rungs, started, base)
     # with extras the totals come from a best line; under the total objective that is the line
     # reported below, so it is played out once, there
-    totals = searcher.final_totals(value) if constant else None
-    rung = searcher.forced_rung(totals[0] if totals else None) if objective == "score" else None
+    totals = searcher.final_totals(value) if work.constant else None     # no search: arithmetic
+    rungs = work.possible_rungs(work.point(totals)) if work.ranked else []
+    rung = rungs[0] if len(rungs) == 1 and work.stopped is None else None
+    moves = work.score_moves(value, rung) if with_moves else []
+    if work.stopped is not None or (work.ranked and rung is None and rungs):
+        return work.partial(deal, objective, moves, _sides(totals) if totals else None, rungs,
+                            started, base, totals)
+    try:
+        line = work.guard(lambda: searcher.line(value, rung.rank if rung is not None else None))
+    except Stopped:
+        return work.partial(deal, objective, moves, _sides(totals) if totals else None, rungs,
+                            started, base, totals)
+    return _finish(deal, objective, searcher, position, value, totals, rung, line, moves, started,
+                   base)
 
-    moves: list[MoveValue] = []
-    if with_moves:
-        maximiser = searcher.maximising()
-        for group_no, group in enumerate(searcher.classes()):
-            card = group[0]
-            gain = searcher.push(card)
-            child = gain + searcher.child_value(value, gain, maximiser)
-            child_totals = searcher.final_totals(child - gain)
-            child_rung = searcher.forced_rung(child_totals[0] if constant else None)
-            searcher.pop()
-            optimal = child_rung.rank == rung.rank if rung is not None else child == value
-            level = winner = rank = None
-            if child_rung is not None:
-                level, rank = child_rung.text, child_rung.rank
-                winner = None if child_rung.winner is None else child_rung.winner + 1
-            for index in group:
-                moves.append(MoveValue(searcher.tables.cards[index], child_totals, optimal, group_no,
-                                       level, winner, rank))
 
-    line = searcher.line(value, rung.rank if rung is not None else None)
+def _sides(totals: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+    return ((totals[0], totals[0]), (totals[1], totals[1]))
+
+
+def _finish(deal, objective, searcher, position, value, totals, rung, line, moves, started, base):
+    """The exact result: the line played out by the referee, which must end where the search
+    said (the solver checks itself on every solve)."""
     cards = tuple(searcher.tables.cards[i] for i in line)
     tricks, announcements, final = replay_line(position, cards)
     line_totals = (final.points[0], final.points[1])
-    outcome = game.outcome(final, deal)
+    outcome = deal.game_spec.outcome(final, deal)
     if totals is None:
         totals = line_totals if rung is None else searcher.final_totals(value)
     if rung is None and line_totals != totals:
@@ -157,5 +133,115 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
     if rung is not None and outcome.rank != rung.rank:
         raise SolverError(f"the line ends {outcome.level}, not the forced {rung.level}")
     return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
-                  position.to_move + 1, engine.nodes, time.perf_counter() - started, base,
+                  position.to_move + 1, searcher.engine.nodes, time.perf_counter() - started, base,
                   tricks, announcements)
+
+
+class _Work:
+    """The steps of one solve after the value, each spending the same budget: the forced
+    outcome, every legal card, and what to report when the budget ran out."""
+
+    def __init__(self, searcher: Searcher, budget: Budget, constant: bool, ranked: bool):
+        self.searcher = searcher
+        self.budget = budget
+        self.constant = constant
+        self.ranked = ranked
+        self.stopped: str | None = None
+
+    def stop(self, stop: Stopped) -> None:
+        self.stopped = self.stopped or stop.reason
+
+    def guard(self, step):
+        """Run ``step`` (any searches) within the budget; ``Stopped`` when it runs out."""
+        try:
+            return self.budget.run(step)
+        except Stopped as stop:
+            self.stop(stop)
+            raise
+
+    def span(self, low: int, high: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """Each side's final-total range when side 0 still takes between ``low`` and
+        ``high`` (constant-sum games; with extras the value is a difference: None)."""
+        if not self.constant:
+            return None
+        points, rest = self.searcher.position.points, self.searcher.engine.remaining
+        return ((points[0] + low, points[0] + high), (points[1] + rest - high, points[1] + rest - low))
+
+    def possible_rungs(self, side0: tuple[int, int] | None) -> list:
+        """The ladder's rungs that may be the forced outcome, best first, side 0's final
+        total being known to lie in ``side0`` (low, high): exactly one when everything
+        needed was decided.  A rung is ruled out when its condition fails, and the first
+        that holds ends the list."""
+        possible = []
+        for rung in self.searcher.ladder():
+            verdict = decided(rung.condition, side0)
+            if verdict is None:
+                try:
+                    verdict = self.guard(lambda: self.searcher.holds(rung.condition))
+                except Stopped:
+                    verdict = None
+            if verdict is not False:
+                possible.append(rung)
+            if verdict:
+                break
+        return possible
+
+    def score_moves(self, value: int | None, rung) -> list[MoveValue]:
+        """Every legal card: its totals and level, or, past the budget, the bounds proven."""
+        searcher = self.searcher
+        maximiser = searcher.maximising()
+        moves: list[MoveValue] = []
+        for group_no, group in enumerate(searcher.classes()):
+            gain = searcher.push(group[0])
+            try:
+                row = self._card(value, rung, gain, maximiser)
+            finally:
+                searcher.pop()
+            for index in group:
+                moves.append(MoveValue(searcher.tables.cards[index], group=group_no, **row))
+        return moves
+
+    def _card(self, value: int | None, rung, gain: int, maximiser: bool) -> dict:
+        searcher = self.searcher
+        try:
+            if value is None:
+                raise Stopped(self.stopped or "nodes", *searcher.engine.value_range)
+            child = self.budget.value(searcher.bounded_value,
+                                      **Searcher.child_bounds(value, gain, maximiser))
+        except Stopped as stop:
+            self.stop(stop)
+            low, high = gain + stop.lo, gain + stop.hi
+            # a card worse in totals may still keep the forced outcome: only the totals
+            # objective judges cards by their value alone
+            worse = not self.ranked and value is not None and (
+                high < value if maximiser else low > value)
+            return dict(totals=None, optimal=False if worse else None,
+                        bounds=self.span(stop.lo, stop.hi))
+        child += gain
+        try:
+            child_totals = self.guard(lambda: searcher.final_totals(child - gain))
+        except Stopped:
+            return dict(totals=None, optimal=None if rung is not None else child == value)
+        rungs = self.possible_rungs(self.point(child_totals))
+        child_rung = rungs[0] if len(rungs) == 1 and self.stopped is None else None
+        if rung is not None:
+            optimal = None if child_rung is None else child_rung.rank == rung.rank
+        else:
+            optimal = child == value
+        row = dict(totals=child_totals, optimal=optimal)
+        if child_rung is not None:
+            row.update(level=child_rung.text, rank=child_rung.rank,
+                       winner=None if child_rung.winner is None else child_rung.winner + 1)
+        return row
+
+    def point(self, totals: tuple[int, int] | None) -> tuple[int, int] | None:
+        """Side 0's final total as a range of one, where the totals are exact."""
+        return (totals[0], totals[0]) if self.constant and totals else None
+
+    def partial(self, deal, objective, moves, span, rungs, started, base, totals=None) -> Result:
+        searcher = self.searcher
+        return Result(deal, objective, totals, None, (), None, tuple(moves),
+                      searcher.root.to_move + 1, searcher.engine.nodes,
+                      time.perf_counter() - started, base, exact=False,
+                      stopped=self.stopped or "unknown", bounds=span,
+                      levels=tuple(r.text for r in rungs))

@@ -16,7 +16,12 @@ from solver.objectives import Searcher
 
 from randompositions import MODES, generate
 
-SEEDS = range(130)              # x 8 modes: over 1,000 positions of every game
+def seeds_for(mode: str) -> range:
+    """Enough seeds that every game gets at least 1,000 positions over its modes."""
+    game = MODES[mode]["game"]
+    modes_of_game = sum(1 for spec in MODES.values() if spec["game"] == game)
+    return range(-(-1000 // modes_of_game))
+
 BUDGETS = (1, 5, 40, 300)
 
 
@@ -34,7 +39,7 @@ def engine():
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_stopped_search_bounds_contain_the_value(engine, mode):
     stopped = 0
-    for seed in SEEDS:
+    for seed in seeds_for(mode):
         text = generate(mode, seed, "large")
         searcher = _searcher(text, engine)
         if searcher.engine.tricks_left == 0:
@@ -93,3 +98,87 @@ def test_time_limit_stops_a_whole_deal():
 def test_bad_limits_are_refused(engine, bad):
     with pytest.raises(ValueError):
         engine.limit(**bad)
+
+
+# --- solve() within limits: partial answers hold only what is proven ---------------------------
+
+SOLVE_BUDGETS = (1, 25, 300)
+
+
+def _exact_rung_text(deal, objective):
+    if objective != "score":
+        return None
+    engine = Engine(4)
+    searcher = Searcher.start(deal, deal.position(), engine)
+    rung = searcher.forced_rung()
+    return None if rung is None else rung.text
+
+
+def _check_partial(partial, exact, budget, rung_text, where):
+    assert partial.exact == (partial.nodes < budget), where
+    if partial.exact:
+        assert partial.totals == exact.totals and partial.line == exact.line, where
+        assert [(m.card, m.totals, m.optimal) for m in partial.moves] == \
+            [(m.card, m.totals, m.optimal) for m in exact.moves], where
+        return
+    assert partial.stopped == "nodes" and partial.outcome is None and partial.line == (), where
+    if partial.totals is not None:
+        assert partial.totals == exact.totals, where
+    if partial.bounds is not None:
+        for side in (0, 1):
+            low, high = partial.bounds[side]
+            assert low <= exact.totals[side] <= high, where
+    if rung_text is not None:
+        assert rung_text in partial.levels, where
+    assert [m.card for m in partial.moves] == [m.card for m in exact.moves], where
+    for got, want in zip(partial.moves, exact.moves):
+        if got.totals is not None:
+            assert got.totals == want.totals, where
+        if got.bounds is not None:
+            assert all(lo <= t <= hi for (lo, hi), t in zip(got.bounds, want.totals)), where
+        if got.optimal is not None:
+            assert got.optimal == want.optimal, where
+
+
+@pytest.mark.parametrize("objective", ["score", "total"])
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_solve_within_limits_reports_only_what_is_proven(mode, objective):
+    from solver.anytime import Limits
+    from solver.solve import solve
+
+    partial_answers = 0
+    seeds = seeds_for(mode) if objective == "score" else range(60)
+    for seed in seeds:
+        deal = loads(generate(mode, seed, "large"))
+        if deal.position().is_over():
+            continue
+        exact = solve(deal, objective=objective)
+        rung_text = _exact_rung_text(deal, objective)
+        for budget in SOLVE_BUDGETS:
+            partial = solve(deal, objective=objective, limits=Limits(nodes=budget))
+            partial_answers += not partial.exact
+            _check_partial(partial, exact, budget, rung_text, (mode, seed, budget))
+    assert partial_answers > 0
+
+
+def test_a_time_limit_gives_a_partial_answer_with_proven_bounds():
+    from solver.anytime import Limits
+    from solver.dealing import random_deal
+    from solver.solve import solve
+
+    deal = random_deal("schafkopf2", 4, players=2)
+    partial = solve(deal, limits=Limits(seconds=0.01))
+    assert not partial.exact and partial.stopped == "time"
+    exact = solve(deal, objective="total", with_moves=False)
+    for side in (0, 1):
+        low, high = partial.bounds[side]
+        assert low <= exact.totals[side] <= high
+
+
+@pytest.mark.parametrize("bad", [dict(nodes=0), dict(nodes=2.5), dict(nodes=True),
+                                 dict(seconds=0), dict(seconds=float("nan")), dict(seconds="1")])
+def test_bad_solve_limits_are_refused(bad):
+    from solver.anytime import Limits
+
+    with pytest.raises(ValueError):
+        Limits(**bad)

@@ -1,0 +1,56 @@
+"""What a solve answers: small value types, shared by the exact and the bounded solve."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .deal import Deal
+from .outcome import Outcome
+
+__all__ = ["MoveValue", "Result"]
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal card of the player to move: the totals it leads to with best play after it,
+    and the outcome level it leads to when both sides play for the score."""
+
+    card: Card
+    totals: tuple[int, int] | None   # None only in a partial answer (see ``bounds``)
+    optimal: bool | None    # optimal under the objective solved for (None: not decided)
+    group: int          # cards with the same group number are equivalent (always the same value)
+    level: str | None = None     # outcome it forces ("win for the first", "schneider", ...), if ranked
+    winner: int | None = None    # 1, 2 or None (a draw), with ``level``
+    rank: int | None = None      # position on the game's ladder (higher: better for seat 1's side)
+    bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # partial answer: each
+                                 # side's final total lies in its (low, high)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The double-dummy result of a position."""
+
+    deal: Deal
+    objective: str
+    totals: tuple[int, int] | None   # final totals of seat 1's side and the other side
+    outcome: Outcome | None          # what the line's end scores: the forced outcome
+    line: tuple[Card, ...]           # one optimal continuation to the end of the deal
+    line_totals: tuple[int, int]     # the totals at the end of that line
+    moves: tuple[MoveValue, ...]     # every legal card of the player to move
+    to_move: int | None              # 1-based seat to move, None when the deal is over
+    nodes: int                       # search nodes, comparable run to run
+    seconds: float
+    start_points: tuple[int, int] = (0, 0)   # already won before the position (taken + play)
+    line_tricks: tuple[tuple[int, tuple[Card, ...], int], ...] = field(default=())
+    announcements: tuple[tuple[int, Card, int], ...] = ()   # (seat, card, points) along the line
+    # a partial answer (a node or time limit was hit, or the work was interrupted): only what
+    # is proven is filled in; ``totals`` and ``outcome`` are then None
+    exact: bool = True
+    stopped: str | None = None       # "nodes", "time" or "interrupt"
+    bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # each side's (low, high)
+    levels: tuple[str, ...] = ()     # outcome levels still possible (score objective)
+
+    @property
+    def unit(self) -> str:
+        return self.deal.rule_set.unit
