@@ -121,6 +121,11 @@ cdef class Engine:
         c.value_bits = 0
         while (1 << c.value_bits) < c.nvc + 1:
             c.value_bits += 1
+        for i in range(4):
+            c.vc_plane[i] = 0
+            for k in range(c.nvc):
+                if ((k + 1) >> i) & 1:
+                    c.vc_plane[i] |= c.vc_mask[k]
         c.canon_ok = 1
         c.has_piles = 0
         for i in range(MAXCARDS):

@@ -50,16 +50,14 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     cdef int width = st_popcount(inplay)
     cdef int off = 0, b, s, k, y, link_bits = 0, need
     cdef uint32_t lengths = 0
-    need = (c.owner_bits + c.value_bits) * width
+    need = (c.owner_bits + c.value_bits + c.has_piles) * width
+    if need > 128:
+        return 0
     if c.has_piles:
-        m = inplay
-        while m:
-            y = st_ctz(m)
-            m &= m - 1
-            if c.over[y] >= 0 and (inplay >> c.over[y]) & 1:
-                down |= st_bit(y)
+        for s in range(c.nseats):            # at a trick start every card in play is held
+            down |= c.hand[s] & ~c.play[s]
         link_bits = index_bits(width)
-        need += width + st_popcount(down) * link_bits
+        need += st_popcount(down) * link_bits
     if need > 128:
         return 0
     ka[0] = 0
@@ -72,11 +70,7 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         put_plane(st_pext(m, inplay), off, width, ka, kb)
         off += width
     for b in range(c.value_bits):
-        m = 0
-        for k in range(c.nvc):
-            if ((k + 1) >> b) & 1:
-                m |= c.vc_mask[k]
-        put_plane(st_pext(m, inplay), off, width, ka, kb)
+        put_plane(st_pext(c.vc_plane[b], inplay), off, width, ka, kb)
         off += width
     if c.has_piles:
         put_plane(st_pext(down, inplay), off, width, ka, kb)
