@@ -55,15 +55,16 @@ def borrowed_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Iterator[Engine
 
 def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_TT_MEGABYTES,
           engine: Engine | None = None, with_moves: bool = True, keep_tt: bool = False,
-          limits: Limits | None = None, progress: Callable[[int, int], None] | None = None) -> Result:
+          limits: Limits | None = None, progress: Callable[[object], None] | None = None) -> Result:
     """Solve the position of ``deal`` exactly.
 
     ``engine``: use this engine (its table is kept only with ``keep_tt``, for another position
     of the same deal and rules); by default the thread's reused engine (``borrowed_engine``).
     ``limits``: a node or time budget (``solver.anytime.Limits``); when it runs out, or on
     Ctrl-C, the result is partial (``exact`` False) and holds only what is proven.
-    ``progress(low, high)``: called about four times a second during the value search with
-    the bounds on side 0's remaining value proven so far."""
+    ``progress(bounds)``: called about four times a second during the value search with each
+    side's (low, high) final total proven so far (None where extras make the totals depend
+    on the line: Mariage)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -89,8 +90,9 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
     engine.reset_nodes()
     budget = Budget(engine, limits)
     work = _Work(searcher, budget, position.rules.constant_sum, objective == "score")
+    shown = None if progress is None else (lambda low, high: progress(work.span(low, high)))
     try:
-        value = budget.value(searcher.bounded_value, progress=progress)
+        value = budget.value(searcher.bounded_value, progress=shown)
     except Stopped as stop:
         work.stop(stop)
         span = work.span(stop.lo, stop.hi)

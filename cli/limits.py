@@ -1,0 +1,71 @@
+"""--node-limit and --time-limit: anytime answers on the command line.
+
+A command given a limit stops searching there and reports only what is proven: bounds on
+each side's total, cards proven optimal or worse, the outcome levels still possible.  Its
+JSON says ``"exact": false`` and its exit status is ``EXIT_PARTIAL`` (5).  On a terminal a
+search that runs longer than a second shows the bounds proven so far, and Ctrl-C stops it
+with them (exit 130).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable
+
+import click
+
+from solver.anytime import Limits
+
+EXIT_PARTIAL = 5
+
+
+def limit_options(f):
+    """The two options, for a command that searches."""
+    f = click.option("--time-limit", "time_limit", type=click.FloatRange(0, min_open=True), default=None,
+                     metavar="SECONDS",
+                     help="Stop searching after this many seconds and report what is proven "
+                          f"(exit {EXIT_PARTIAL} if the answer is then partial).")(f)
+    f = click.option("--node-limit", "node_limit", type=click.IntRange(1, None), default=None,
+                     metavar="N",
+                     help="Stop searching after N search nodes and report what is proven "
+                          f"(exit {EXIT_PARTIAL} if the answer is then partial); the same N always "
+                          "gives the same answer.")(f)
+    return f
+
+
+
+def limits_of(node_limit: int | None, time_limit: float | None) -> Limits:
+    return Limits(nodes=node_limit, seconds=time_limit)
+
+
+def bounds_text(bounds, unit: str) -> str:
+    """'seat 1's side takes between 58 and 71 points' (both sides)."""
+    (low0, high0), (low1, high1) = bounds
+    first = f"{low0}" if low0 == high0 else f"between {low0} and {high0}"
+    other = f"{low1}" if low1 == high1 else f"between {low1} and {high1}"
+    return f"seat 1's side takes {first} {unit}, the other side {other}"
+
+
+def search_progress(unit: str, quiet: bool = False) -> Callable[[object], None] | None:
+    """A callback for ``solver.solve(progress=...)`` that shows the proven bounds on standard
+    error once a search has run for a second, on a terminal only."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(bounds) -> None:
+        if bounds is None or time.monotonic() - started < 1.0:
+            return
+        elapsed = time.monotonic() - started
+        sys.stderr.write(f"\r\x1b[Ksearching {elapsed:5.1f} s: {bounds_text(bounds, unit)}")
+        sys.stderr.flush()
+
+    return show
+
+
+def end_progress(callback) -> None:
+    """Clear the progress line, if one was drawn."""
+    if callback is not None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
