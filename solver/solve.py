@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ._search import Engine
 from .cards import Card
 from .deal import Deal
-from .objectives import OBJECTIVES, Searcher, SolverError, replay_line
+from .objectives import OBJECTIVES, Searcher, SolverError, replay_line, score_objective
 from .outcome import Outcome
 
 DEFAULT_TT_MEGABYTES = 64
@@ -36,6 +36,7 @@ class MoveValue:
     level: str | None = None     # outcome it forces ("win for the first", "schneider", ...), if ranked
     winner: int | None = None    # 1, 2 or None (a draw), with ``level``
     rank: int | None = None      # position on the game's ladder (higher: better for seat 1's side)
+    pair: int | None = None      # the pair shown with this lead (rules.pairs: a marriage announced)
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ class Result:
     seconds: float
     start_points: tuple[int, int] = (0, 0)   # already won before the position (taken + play)
     line_tricks: tuple[tuple[int, tuple[Card, ...], int], ...] = field(default=())
-    announcements: tuple[tuple[int, Card, int], ...] = ()   # (seat, card, points) along the line
+    announcements: tuple[tuple[int, Card, int, int], ...] = ()   # (seat, lead card, bonus, pair)
+    line_pairs: tuple[int | None, ...] = ()   # per card of ``line``: the pair shown with it
 
     @property
     def unit(self) -> str:
@@ -90,36 +92,60 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     # reported below, so it is played out once, there
     totals = searcher.final_totals(value) if constant else None
     rung = searcher.forced_rung(totals[0] if totals else None) if objective == "score" else None
+    apart = objective == "score" and score_objective(position) is not None
+    score = None
+    if apart:                    # bonuses scored apart: one exact search of the score
+        score = searcher.score_value()
+        searcher.total_mode()
+    so_far = position.bonus[0] - position.bonus[1]
 
     moves: list[MoveValue] = []
     if with_moves:
         for group_no, group in enumerate(searcher.classes()):
-            card = group[0]
-            gain = searcher.push(card)
+            move = group[0]
+            pair = searcher.shown_by(move)
+            gain = searcher.push(move)
             child = gain + searcher.value(value - gain)
             child_totals = searcher.final_totals(child - gain)
-            child_rung = searcher.forced_rung(child_totals[0] if constant else None)
-            searcher.pop()
-            optimal = child_rung.rank == rung.rank if rung is not None else child == value
             level = winner = rank = None
-            if child_rung is not None:
-                level, rank = child_rung.text, child_rung.rank
-                winner = None if child_rung.winner is None else child_rung.winner + 1
+            if apart:
+                searcher.pop()
+                child_score = searcher.score_after(move)
+                optimal = child_score == score
+                rank = so_far + child_score
+                level = f"strokes {rank:+d} for seat 1"
+            else:
+                child_rung = searcher.forced_rung(child_totals[0] if constant else None)
+                searcher.pop()
+                optimal = child_rung.rank == rung.rank if rung is not None else child == value
+                if child_rung is not None:
+                    level, rank = child_rung.text, child_rung.rank
+                    winner = None if child_rung.winner is None else child_rung.winner + 1
             for index in group:
-                moves.append(MoveValue(searcher.tables.cards[index], child_totals, optimal, group_no,
-                                       level, winner, rank))
+                moves.append(MoveValue(searcher.tables.cards[index & 63], child_totals, optimal,
+                                       group_no, level, winner, rank, pair))
 
-    line = searcher.line(value, rung.rank if rung is not None else None)
-    cards = tuple(searcher.tables.cards[i] for i in line)
-    tricks, announcements, final = replay_line(position, cards)
+    if apart:
+        searcher.score_value()
+        line = searcher.line(score)
+        moves_line = searcher.moves_of(line)
+        searcher.total_mode()
+    else:
+        line = searcher.line(value, rung.rank if rung is not None else None)
+        moves_line = searcher.moves_of(line)
+    cards = tuple(m.card for m in moves_line)
+    tricks, announcements, final = replay_line(position, moves_line)
     line_totals = (final.points[0], final.points[1])
     outcome = game.outcome(final, deal)
     if totals is None:
-        totals = line_totals if rung is None else searcher.final_totals(value)
-    if rung is None and line_totals != totals:
+        totals = line_totals if (rung is None and not apart) else searcher.final_totals(value)
+    if rung is None and not apart and line_totals != totals:
         raise SolverError(f"the optimal line ends at {list(line_totals)}, not {list(totals)}")
     if rung is not None and outcome.rank != rung.rank:
         raise SolverError(f"the line ends {outcome.level}, not the forced {rung.level}")
+    if apart and outcome.rank != so_far + score:
+        raise SolverError(f"the line ends at {outcome.rank:+d} strokes, not the forced "
+                          f"{so_far + score:+d}")
     return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
                   position.to_move + 1, engine.nodes, time.perf_counter() - started, base,
-                  tricks, announcements)
+                  tricks, announcements, tuple(m.pair for m in moves_line))
