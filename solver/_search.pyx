@@ -285,7 +285,8 @@ cdef class Engine:
             raise ValueError("the deal is over")
         if move < 0 or not (legal_mask(c, seat) >> card) & 1:
             raise ValueError(f"card index {card} is not legal here")
-        if code != SHOW_AUTO and (c.tlen or not c.npair or pair_shown_by(c, seat, code) == -2):
+        if code != SHOW_AUTO and code != SHOW_NONE and (c.tlen or not c.npair
+                                                        or pair_shown_by(c, seat, code) == -2):
             raise ValueError(f"move {move}: that pair may not be shown here")
         if self.depth >= MAXPLY:
             raise ValueError("line too long")
