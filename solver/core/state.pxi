@@ -86,7 +86,7 @@ ctypedef struct Ctx:
     int goal_pay[4][MAXGOAL]    # trick points at the end], for side 0 (objective.pxi)
     int goal_lo                 # the least and the most of goal_pay
     int goal_hi
-    int goal_pts                # side 0's trick points so far (kept only with a goal)
+    int goal_pts                # side 0's trick points so far (kept with extras; keyed with a goal)
     int extras                  # any of the three above: the value depends on a little history
     int tag                     # history the value depends on (objective.pxi)
     int nvc                     # value classes: sum of values = sum vc_val * popcount
