@@ -353,8 +353,25 @@ class _Reader:
             deal.rule_set
         except OptionError as exc:  # pragma: no cover - options were checked above
             raise self.fail("rules", str(exc)) from None
+        self._check_history(deal)
         deal._replay(deal.start())
         return deal
+
+    def _check_history(self, deal: Deal) -> None:
+        """``announced`` and ``won_trick`` must fit the game and ``taken``."""
+        rules = deal.rule_set
+        for suit in deal.announced:
+            if rules.pair_of_suit(suit) is None:
+                what = "nothing can be announced in this game" if not rules.pairs else \
+                    f"there is no {rules.pair_word} in {suit_name(suit, deal.notation).capitalize()}"
+                raise self.fail("announced", what)
+        if deal.won_trick is not None:
+            if rules.unit == "tricks":
+                raise self.fail("won_trick", "`taken` already counts the tricks won in this game")
+            for side in (0, 1):
+                if deal.taken[side] > 0 and not deal.won_trick[side]:
+                    raise self.fail("won_trick", f"side {side + 1} has points in `taken`, so it "
+                                                 f"has won a trick")
 
     # --- single keys ---------------------------------------------------------------------------
 

@@ -197,7 +197,7 @@ def test_announced_and_won_trick_keys_round_trip():
 game = "schafkopf2"
 trump = "eichel"
 taken = [0, 40]
-won_trick = [true, false]
+won_trick = [true, true]
 announced = ["R"]
 leader = 1
 play = ["(marriage S) GA G7"]
@@ -208,13 +208,13 @@ play = ["(marriage S) GA G7"]
 mariage = true
 """
     deal = solver.loads(text)
-    assert deal.announced == (ROT,) and deal.won_trick == (True, False)
+    assert deal.announced == (ROT,) and deal.won_trick == (True, True)
     assert deal.position().points == [31, 40]
     assert solver.loads(deal.dump()) == deal
     result = solver.solve(deal, engine=ENGINE)
     assert all(m.pair is None for m in result.moves)       # Rot announced before, Schellen now
     with pytest.raises(solver.DealError, match="only after winning a trick"):
-        solver.loads(text.replace("won_trick = [true, false]", "won_trick = [false, true]"))
+        solver.loads(text.replace("won_trick = [true, true]", "won_trick = [false, true]"))
 
 
 def test_taken_may_exceed_130_with_marriages():
@@ -274,3 +274,15 @@ def test_strokes_outcome_reports_the_grosse_waesche():
     result = solver.solve(deal, engine=ENGINE)
     assert result.outcome.bonuses["strokes"] == [3, 0]
     assert result.outcome.bonuses["grosse_wasche"] == {"seat": 1, "strokes": 9}
+
+
+@pytest.mark.parametrize("extra,words", [
+    ('announced = ["E"]', "no marriage in Eichel"),
+    ('won_trick = [false, true]', "has won a trick"),
+    ('won_trick = [true]', "two booleans"),
+    ('announced = "R"', "list of suits"),
+])
+def test_bad_history_keys_are_one_line(extra, words):
+    with pytest.raises(solver.DealError) as info:
+        solver.loads(played('"GA G7"', extra), "deal.toml")
+    assert words in str(info.value) and "\n" not in str(info.value)
