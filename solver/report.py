@@ -41,12 +41,17 @@ def cards_text(cards, deal: Deal) -> str:
     return " ".join(card.text(deal.notation) for card in cards)
 
 
+def show_prefix(pair: int, deal: Deal) -> str:
+    """A pair shown with a lead, as the deal file writes it: "(marriage R)"."""
+    rules = deal.rule_set
+    return show_text(rules.pair_word, rules.pairs[pair][0].suit, deal.notation)
+
+
 def move_text(card: Card, pair: int | None, deal: Deal) -> str:
     """A card, with the pair shown with it as a move of its own kind: "(marriage R) R9"."""
     if pair is None:
         return card_text(card, deal)
-    rules = deal.rule_set
-    return f"{show_text(rules.pair_word, rules.pairs[pair][0].suit, deal.notation)} {card_text(card, deal)}"
+    return f"{show_prefix(pair, deal)} {card_text(card, deal)}"
 
 
 def shown_suit(pair: int | None, deal: Deal) -> str | None:
@@ -267,6 +272,8 @@ def analysis_report(analyses, expand: bool) -> str:
         rows = []
         for row in analysis.rows:
             cards = cards_text(row.cards, analysis.deal)
+            if row.pair is not None:
+                cards = f"{show_prefix(row.pair, analysis.deal)} {cards}"
             if len(row.cards) > 1:
                 cards += ": same value"
             outcome = ""
@@ -335,6 +342,7 @@ def analysis_json(analysis: Analysis) -> dict:
         "totals": list(analysis.result.totals),
         "outcome": analysis.result.outcome.as_json(),
         "moves": [{"cards": [card_text(c, deal) for c in row.cards], "totals": list(row.totals),
+                   **({"announce": shown_suit(row.pair, deal)} if row.pair is not None else {}),
                    "loss": row.loss, "optimal": row.optimal,
                    "outcome": {"level": row.level, "winner": row.winner} if row.level else None}
                   for row in analysis.rows],
