@@ -3,8 +3,9 @@
 
 ``Engine`` is the only Python-visible object.  It holds the game tables, the current position
 (which Python moves along with ``push``/``pop``) and a transposition table of fixed size that
-survives between searches of the same deal.  Every value is "the points side 0 still takes
-from here", counting the trick in progress.
+survives between searches of the same deal.  Every value is "what the maximising side of the
+objective still gains from here", counting the trick in progress.  A move is a card index;
+at a lead it may also say which pair it shows (``move``, ``shown_by``).
 """
 
 include "core/state.pxi"
@@ -29,6 +30,7 @@ cdef class Engine:
     cdef int depth
     cdef Undo undo[MAXPLY]
     cdef readonly int megabytes
+    cdef bint goal_ready
 
     def __cinit__(self, int tt_megabytes=64):
         if tt_megabytes < 1:
@@ -92,19 +94,7 @@ cdef class Engine:
         c.last_bonus = t["last_bonus"]
         c.stock_layout = 1 if t["stock_layout"] else 0
         c.nomerge = t["nomerge"]
-        marriages = t.get("marriages", ())
-        if len(marriages) > 4:
-            raise ValueError("at most 4 marriages")
-        c.nmar = len(marriages)
-        c.mar_cards = 0
-        for k, (king, ober, worth) in enumerate(marriages):
-            c.mar_k[k] = king
-            c.mar_o[k] = ober
-            c.mar_val[k] = worth
-            c.mar_cards |= st_bit(king) | st_bit(ober)
-        c.nomerge |= c.mar_cards
-        c.wasche_tricks, c.wasche_value = t.get("wasche", (0, 0))
-        c.tag = t.get("tag", 0)
+        self._setup_extras(t)
         values = sorted({c.value[i] for i in range(MAXCARDS) if c.value[i] != 0})
         if len(values) > MAXVC:
             raise ValueError("too many distinct card values")
@@ -131,7 +121,7 @@ cdef class Engine:
         for i in range(MAXCARDS):
             if c.under[i] >= 0:
                 c.has_piles = 1
-        if c.nomerge or c.wasche_tricks:
+        if c.nomerge or c.extras:
             c.canon_ok = 0
         for seat in range(n):
             c.hand[seat] = t["hand"][seat]
@@ -158,11 +148,53 @@ cdef class Engine:
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
             play_card(c, seat, card)
+        self._check_move_room()
         self.objective()
         self.depth = 0
         for seat in range(MAXSEATS):
             for i in range(MAXCARDS):
                 c.hist[seat][i] = 0
+
+    def _setup_extras(self, dict t):
+        """The pair bonus, the run bonus and the final payoff table (objective.pxi)."""
+        cdef Ctx* c = &self.s.c
+        cdef int k, w, i
+        pairs = t.get("pairs", ())
+        if len(pairs) > MAXPAIRS:
+            raise ValueError(f"the pair bonus takes at most {MAXPAIRS} pairs")
+        c.npair = len(pairs)
+        c.pair_cards = 0
+        for k, (a, b, worth) in enumerate(pairs):
+            c.pair_a[k] = a
+            c.pair_b[k] = b
+            c.pair_val[k] = worth
+            c.pair_cards |= st_bit(a) | st_bit(b)
+        c.nomerge |= c.pair_cards
+        c.run_tricks, c.run_value = t.get("run", (0, 0))
+        goal = t.get("goal")
+        c.goal = 0
+        c.goal_pts = t.get("goal_points", 0)
+        self.goal_ready = goal is not None
+        if goal is not None:
+            if len(goal) != 4 or any(len(row) != MAXGOAL for row in goal):
+                raise ValueError(f"the goal table is 4 rows of {MAXGOAL} payoffs")
+            for w in range(4):
+                for i in range(MAXGOAL):
+                    c.goal_pay[w][i] = goal[w][i]
+            c.goal_lo = min(min(row) for row in goal)
+            c.goal_hi = max(max(row) for row in goal)
+        c.extras = 1 if (c.npair or c.run_tricks or goal is not None) else 0
+        c.tag = t.get("tag", 0)
+
+    def _check_move_room(self):
+        """A lead with pairs to show lists each card once per pair: it must fit the move list."""
+        cdef Ctx* c = &self.s.c
+        cdef int seat, most = 0
+        for seat in range(c.nseats):
+            most = max(most, st_popcount(c.play[seat]) + c.stock_len)
+        if c.npair and most * c.npair > MAXMOVES:
+            raise ValueError(f"the pair bonus: {c.npair} pairs times {most} playable cards "
+                             f"exceed the {MAXMOVES} moves a node can list")
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
                  etc=None):
@@ -217,14 +249,17 @@ cdef class Engine:
         return remaining_total(&self.s.c)
 
     def objective(self, str mode="points", int side=0, int trick_scale=1, int extra_own=0,
-                  int extra_other=0):
+                  int extra_other=0, bint goal=False):
         """Choose what the search maximises (objective.pxi): ``points`` that ``side`` takes
-        (trick points times ``trick_scale``, extras weighted ``extra_own``/``-extra_other``),
-        or ``streak``: the tricks ``side`` wins in a row from here."""
+        (trick points times ``trick_scale``, extras weighted ``extra_own``/``-extra_other``,
+        with ``goal`` the final payoff table of side 0), or ``streak``: the tricks ``side``
+        wins in a row from here."""
         cdef Ctx* c = &self.s.c
-        if mode not in ("points", "streak") or side not in (0, 1) or trick_scale not in (1, 2) \
-                or extra_own not in (0, 1) or extra_other not in (0, 1):
+        if mode not in ("points", "streak") or side not in (0, 1) or trick_scale not in (0, 1, 2) \
+                or extra_own not in (0, 1) or extra_other not in (0, 1) \
+                or (goal and (not self.goal_ready or side != 0 or mode != "points")):
             raise ValueError("bad objective")
+        c.goal = 1 if goal else 0
         c.mode = MODE_STREAK if mode == "streak" else MODE_POINTS
         c.max_side = side
         c.trick_scale = trick_scale
@@ -238,18 +273,43 @@ cdef class Engine:
         value_range(&self.s.c, &lo, &hi)
         return lo, hi
 
-    def push(self, int card):
-        """Play ``card`` for the seat to move; returns what it earned the maximising side
-        (a marriage announced with a lead, a finished trick)."""
+    def move(self, int card, int pair=-2):
+        """The move that plays ``card`` and, at a lead, shows ``pair`` (-1: shows none; -2:
+        the search's choice, the first pair it may show)."""
+        if pair == -2:
+            return card
+        return card | ((SHOW_NONE if pair == -1 else 1 + pair) << SHOW_SHIFT)
+
+    def shown_by(self, int move):
+        """The pair the move would show here (-1: none)."""
+        cdef Ctx* c = &self.s.c
+        if c.tlen or not c.npair:
+            return -1
+        return pair_shown_by(c, to_move(c), move >> SHOW_SHIFT)
+
+    def showable(self):
+        """The pairs the seat to move may show with its lead now (pair numbers)."""
+        cdef Ctx* c = &self.s.c
+        if c.tlen or not c.npair or c.tricks_left == 0:
+            return []
+        return _bits(<uint64_t> showable_pairs(c, to_move(c)))
+
+    def push(self, int move):
+        """Play a move (``card``, or ``move(card, pair)``) for the seat to move; returns what
+        it earned the maximising side (a pair shown with a lead, a finished trick)."""
         cdef Ctx* c = &self.s.c
         cdef int seat = to_move(c)
+        cdef int card = move & CARD_MASK, code = move >> SHOW_SHIFT
         if c.tricks_left == 0:
             raise ValueError("the deal is over")
-        if not (legal_mask(c, seat) >> card) & 1:
+        if move < 0 or not (legal_mask(c, seat) >> card) & 1:
             raise ValueError(f"card index {card} is not legal here")
+        if code != SHOW_AUTO and code != SHOW_NONE and (c.tlen or not c.npair
+                                                        or pair_shown_by(c, seat, code) == -2):
+            raise ValueError(f"move {move}: that pair may not be shown here")
         if self.depth >= MAXPLY:
             raise ValueError("line too long")
-        do_move(c, seat, card, &self.undo[self.depth])
+        do_move(c, seat, move, &self.undo[self.depth])
         self.depth += 1
         return self.undo[self.depth - 1].gain
 
@@ -272,7 +332,8 @@ cdef class Engine:
         return _bits(legal_mask(c, to_move(c)))
 
     def classes(self, bint ordered=False):
-        """The legal cards grouped into runs of equivalent cards, each run low to high; the
+        """The legal moves (cards; at a lead with several pairs to show, each card also with
+        each further pair, see ``move``) grouped into runs of equivalent cards, each run low to high; the
         runs by lowest card, or with ``ordered`` as the search would try them (the card stored
         for this position first, then the move ordering)."""
         cdef Ctx* c = &self.s.c
@@ -298,16 +359,24 @@ cdef class Engine:
                 rep = b
             groups.setdefault(rep, []).append(x)
         if not ordered:
-            return [groups[k] for k in sorted(groups)]
+            return self._with_shows([groups[k] for k in sorted(groups)])
         for rep in groups:
             reps |= st_bit(rep)
         n = order_moves(c, to_move(c), reps, moves, stored_move(c, &self.s.tt, reps))
-        return [groups[moves[i]] for i in range(n)]
+        return self._with_shows([groups[moves[i]] for i in range(n)])
+
+    def _with_shows(self, list groups):
+        """At a lead with several pairs to show: each group again with each further pair."""
+        pairs = self.showable()
+        out = list(groups)
+        for p in pairs[1:]:
+            out += [[x | ((1 + p) << SHOW_SHIFT) for x in group] for group in groups]
+        return out
 
     def line(self, int value):
-        """One optimal continuation from here (card indices), ``value`` being the current
-        value: at each step the first card, in the order of ``classes(ordered=True)``, that
-        keeps the value.  The same line as stepping with push, test and pop from Python,
+        """One optimal continuation from here (moves: card indices, at a lead maybe with the
+        pair shown, see ``move``), ``value`` being the current value: at each step the first
+        move, in the order of ``classes(ordered=True)``, that keeps the value.  The same line as stepping with push, test and pop from Python,
         without the interpreter in the loop."""
         cdef Ctx* c = &self.s.c
         cdef Undo undo[MAXPLY]
@@ -322,6 +391,8 @@ cdef class Engine:
                 if c.use_merge:
                     legal = merge_equivalent(c, legal)
                 n = order_moves(c, seat, legal, moves, stored_move(c, &self.s.tt, legal))
+                if c.npair and c.tlen == 0:
+                    n = add_show_choices(c, seat, moves, n, -1)
                 chosen = -1
                 for i in range(n):
                     x = moves[i]

@@ -8,6 +8,7 @@ reads back to an equal ``Deal`` (round trip).
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -20,7 +21,11 @@ from .games import GAMES, Game, OptionError, RuleSet
 from .position import IllegalMove, Position
 
 KNOWN_KEYS = ("game", "cards", "trump", "leader", "hands", "piles", "stock", "play", "taken",
-              "rules", "players", "declarer", "all_passed")
+              "rules", "players", "declarer", "all_passed", "announced", "won_trick")
+
+
+_SHOW = re.compile(r"\(\s*(\w+)\s+([^()\s]+)\s*\)")      # "(marriage R)" in a trick of play
+_SHOW_SPLIT = re.compile(r"(\([^()]*\)?)")
 
 
 class DealError(ValueError):
@@ -71,6 +76,11 @@ class Deal:
     rules: dict[str, Any] = field(default_factory=dict)   # options as written
     declarer: int | None = None
     all_passed: bool = False                      # Scharwenzel: clubs trump because all passed
+    # pairs shown in ``play`` (a Mariage marriage announced with a lead): (trick, card, suit),
+    # 0-based positions in ``play``; written "(marriage R) R9"
+    shows: tuple[tuple[int, int, int], ...] = ()
+    announced: tuple[int, ...] = ()               # suits of the pairs shown before the position
+    won_trick: tuple[bool, bool] | None = None    # has each side won a trick before it
     source: str = field(default="<deal>", compare=False)
 
     # --- derived -----------------------------------------------------------------------------
@@ -109,27 +119,51 @@ class Deal:
         # Scharwenzel counts tricks, so `taken` says how many each side won; in the point games
         # a side with points in `taken` has won at least one trick (and, we assume, none if 0).
         prior = list(self.taken) if self.rule_set.unit == "tricks" else [int(t > 0) for t in self.taken]
+        if self.won_trick is not None:
+            prior = [int(w) for w in self.won_trick]
+        shown = frozenset(p for p in map(self.rule_set.pair_of_suit, self.announced) if p is not None)
         return Position(self.rule_set, hands, piles, list(self.stock), self.leader - 1,
-                        points=list(self.taken), notation=self.notation, prior_tricks=prior)
+                        points=list(self.taken), notation=self.notation, prior_tricks=prior,
+                        shown=shown)
 
     def position(self) -> Position:
         """The position to solve: the start with every card of ``play`` played."""
         return self._replay(self.start()).copy()
 
     def _replay(self, position: Position) -> Position:
+        shows = {(t, k): suit for t, k, suit in self.shows}
         for t, trick in enumerate(self.play):
             for k, card in enumerate(trick):
                 seat = position.to_move
                 try:
-                    position.play(card)
+                    position.play(card, pair=self._pair(shows[t, k]) if (t, k) in shows else None)
                 except IllegalMove as exc:
                     where = f"trick {t + 1}, card {k + 1} ({card.text(self.notation)} by seat {seat + 1})"
                     raise DealError(f"{where}: {exc}", "play", self.source) from None
         return position
 
-    def with_play(self, play: tuple[tuple[Card, ...], ...]) -> "Deal":
-        """The same deal with another ``play`` (checked again)."""
-        return loads(replace(self, play=play).dump(), self.source)
+    def _pair(self, suit: int) -> int:
+        """The pair shown by "(marriage SUIT)"; a suit without one cannot be announced."""
+        rules = self.rule_set
+        pair = rules.pair_of_suit(suit)
+        if pair is None:
+            name = suit_name(suit, self.notation).capitalize()
+            why = "nothing can be announced in this game" if not rules.pairs else f"no {rules.pair_word} in {name}"
+            if rules.pairs:
+                wenzel = Card(suit, rules.pairs[0][1].rank)
+                if rules.is_trump(wenzel):      # a trump Ober that cannot marry
+                    why += f": {wenzel.text(self.notation)} is a Wenzel, a trump"
+            raise IllegalMove(why)
+        return pair
+
+    def with_play(self, play: tuple[tuple[Card, ...], ...],
+                  shows: tuple[tuple[int, int, int], ...] | None = None) -> "Deal":
+        """The same deal with another ``play`` (checked again); ``shows``: its announcements
+        (default: those of the current play that still fit)."""
+        if shows is None:
+            shows = tuple(s for s in self.shows if s[0] < len(play) and s[1] < len(play[s[0]])
+                          and play[s[0]][s[1]] == self.play[s[0]][s[1]])
+        return loads(replace(self, play=play, shows=shows).dump(), self.source)
 
     def with_rules(self, overrides: dict[str, Any]) -> "Deal":
         """The same deal with some options changed, e.g. from ``--rule must_head=true``."""
@@ -160,10 +194,14 @@ class Deal:
         lines.append(f"leader = {self.leader}")
         if self.taken != (0, 0):
             lines.append(f"taken = [{self.taken[0]}, {self.taken[1]}]")
+        if self.won_trick is not None:
+            lines.append(f"won_trick = [{_toml_value(self.won_trick[0])}, {_toml_value(self.won_trick[1])}]")
+        if self.announced:
+            lines.append("announced = [" + ", ".join(_q(_suit_letter(s, n)) for s in self.announced) + "]")
         if self.stock:
             lines.append(f"stock = {_q(format_cards(self.stock, n))}")
         if self.play:
-            lines.append("play = [" + ", ".join(_q(format_cards(t, n)) for t in self.play) + "]")
+            lines.append("play = [" + ", ".join(_q(self._trick_text(i)) for i in range(len(self.play))) + "]")
         lines.append("")
         if self.game_spec.layout == "piles":
             lines.append("[piles]")
@@ -178,6 +216,35 @@ class Deal:
             for name, value in self.rules.items():
                 lines.append(f"{name} = {_toml_value(value)}")
         return "\n".join(lines) + "\n"
+
+    def _trick_text(self, t: int) -> str:
+        """One trick of ``play`` with its announcement: "(marriage R) R9 S8"."""
+        shows = {k: suit for i, k, suit in self.shows if i == t}
+        word = self.rule_set.pair_word
+        return " ".join((show_text(word, shows[k], self.notation) + " " if k in shows else "")
+                        + card.text(self.notation) for k, card in enumerate(self.play[t]))
+
+
+def _parse_suit_word(text: str, notation: str) -> int:
+    """A suit by its letter in the file's notation ("R"), its name or its symbol."""
+    try:
+        return parse_suit(text)
+    except CardError:
+        if len(text.strip()) == 1:
+            try:
+                return parse_card(text.strip() + "A", notation).suit
+            except CardError:
+                pass
+        raise
+
+
+def _suit_letter(suit: int, notation: str) -> str:
+    return Card(suit, 14).text(notation)[:-1]
+
+
+def show_text(word: str, suit: int, notation: str) -> str:
+    """How a pair shown with a lead is written: "(marriage R)"."""
+    return f"({word} {_suit_letter(suit, notation)})"
 
 
 def _q(text: str) -> str:
@@ -270,11 +337,14 @@ class _Reader:
         all_passed = self._all_passed(game)
         leader = self._leader(game, players, rules, declarer, spec)
         trump = self._trump(game, rules, spec, all_passed)
-        play = self._play(notation)
+        play, shows = self._play(notation)
         taken = self._taken()
+        announced = self._announced(notation)
+        won_trick = self._won_trick()
         deal = Deal(game=game, notation=notation, players=players, leader=leader, hands=hands,
                     piles=piles, stock=stock, play=play, taken=taken, trump=trump, rules=rules,
-                    declarer=declarer, all_passed=all_passed, source=self.source)
+                    declarer=declarer, all_passed=all_passed, shows=shows, announced=announced,
+                    won_trick=won_trick, source=self.source)
         self._check_cards(deal)
         self._check_counts(deal)
         if game == "schafkopf2" and deal._card17_mode() and deal.trump_suit is None:
@@ -283,8 +353,25 @@ class _Reader:
             deal.rule_set
         except OptionError as exc:  # pragma: no cover - options were checked above
             raise self.fail("rules", str(exc)) from None
+        self._check_history(deal)
         deal._replay(deal.start())
         return deal
+
+    def _check_history(self, deal: Deal) -> None:
+        """``announced`` and ``won_trick`` must fit the game and ``taken``."""
+        rules = deal.rule_set
+        for suit in deal.announced:
+            if rules.pair_of_suit(suit) is None:
+                what = "nothing can be announced in this game" if not rules.pairs else \
+                    f"there is no {rules.pair_word} in {suit_name(suit, deal.notation).capitalize()}"
+                raise self.fail("announced", what)
+        if deal.won_trick is not None:
+            if rules.unit == "tricks":
+                raise self.fail("won_trick", "`taken` already counts the tricks won in this game")
+            for side in (0, 1):
+                if deal.taken[side] > 0 and not deal.won_trick[side]:
+                    raise self.fail("won_trick", f"side {side + 1} has points in `taken`, so it "
+                                                 f"has won a trick")
 
     # --- single keys ---------------------------------------------------------------------------
 
@@ -436,22 +523,73 @@ class _Reader:
                                          "set trump_mode = \"card17\" to choose a suit")
         return suit
 
-    def _play(self, notation: str) -> tuple[tuple[Card, ...], ...]:
+    def _play(self, notation: str) -> tuple[tuple[tuple[Card, ...], ...], tuple]:
+        """The tricks of ``play`` and the pairs shown in it: "(marriage R) R9" announces the
+        marriage in Rot with the lead R9."""
         if "play" not in self.data:
-            return ()
+            return (), ()
         value = self.data["play"]
         if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
             raise self.fail("play", "must be a list of strings, one per trick")
-        tricks = []
+        tricks, shows = [], []
         for i, text in enumerate(value):
-            try:
-                cards = tuple(parse_card(token, notation) for token in text.split())
-            except CardError as exc:
-                raise self.fail("play", f"trick {i + 1}: {exc}") from None
+            cards: list[Card] = []
+            pending = None
+            for token in _SHOW_SPLIT.split(text):
+                show = _SHOW.fullmatch(token)
+                if token.startswith("(") and not show:
+                    raise self.fail("play", f"trick {i + 1}: {token.strip()}: write (marriage SUIT)")
+                if show:
+                    if pending is not None:
+                        raise self.fail("play", f"trick {i + 1}: one marriage per turn: "
+                                                f"{token.strip()} follows another announcement")
+                    if show.group(1).lower() != "marriage":
+                        raise self.fail("play", f"trick {i + 1}: {token.strip()}: write (marriage SUIT)")
+                    try:
+                        pending = _parse_suit_word(show.group(2), notation)
+                    except CardError as exc:
+                        raise self.fail("play", f"trick {i + 1}: {token.strip()}: {exc}") from None
+                    continue
+                for word in token.split():
+                    try:
+                        cards.append(parse_card(word, notation))
+                    except CardError as exc:
+                        raise self.fail("play", f"trick {i + 1}: {exc}") from None
+                    if pending is not None:
+                        shows.append((i, len(cards) - 1, pending))
+                        pending = None
+            if pending is not None:
+                raise self.fail("play", f"trick {i + 1}: an announcement must come before the "
+                                        f"card led with it")
             if not cards:
                 raise self.fail("play", f"trick {i + 1} is empty")
-            tricks.append(cards)
-        return tuple(tricks)
+            tricks.append(tuple(cards))
+        return tuple(tricks), tuple(shows)
+
+    def _announced(self, notation: str) -> tuple[int, ...]:
+        if "announced" not in self.data:
+            return ()
+        value = self.data["announced"]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail("announced", f"must be a list of suits, e.g. [\"R\"], not {value!r}")
+        suits = []
+        for text in value:
+            try:
+                suit = _parse_suit_word(text, notation)
+            except CardError as exc:
+                raise self.fail("announced", str(exc)) from None
+            if suit in suits:
+                raise self.fail("announced", f"{text!r} is given twice")
+            suits.append(suit)
+        return tuple(suits)
+
+    def _won_trick(self) -> tuple[bool, bool] | None:
+        if "won_trick" not in self.data:
+            return None
+        value = self.data["won_trick"]
+        if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, bool) for v in value):
+            raise self.fail("won_trick", f"must be two booleans [a, b], not {value!r}")
+        return (value[0], value[1])
 
     def _taken(self) -> tuple[int, int]:
         if "taken" not in self.data:
@@ -530,6 +668,8 @@ class _Reader:
         else:
             start = deal.start()
             whole = sum(rules.values.values()) + rules.last_trick_bonus
+            if rules.bonus_in_points:         # every pair shown and the run bonus won
+                whole += sum(worth for _, _, worth in rules.pairs) + rules.run_bonus[1]
             out = sum(rules.values[c] for c in start.in_play()) + rules.last_trick_bonus
             word = rules.unit
         if sum(deal.taken) + out > whole:

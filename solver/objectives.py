@@ -1,10 +1,12 @@
 """What "playing perfectly" means: for the totals, or for what the game scores.
 
-``total``: each side maximises its own final total (tricks, card points, honours); in the
-Mariage variant, where marriages and the Wäsche add points outside the tricks, the
-difference of the two totals.  ``score``: each side plays for the best outcome in the game's
-own terms (see ``solver.outcome``); the outcome both can force is found on the game's ladder
-with null-window and streak searches, never by solving the totals exactly.
+``total``: each side maximises its own final total (tricks, card points, honours); where
+bonuses add to the points outside the tricks (the pair and run bonuses, e.g. Mariage's
+marriages and Wäsche), the difference of the two totals.  ``score``: each side plays for the
+best outcome in the game's own terms (see ``solver.outcome``); the outcome both can force is
+found on the game's ladder with null-window and streak searches, never by solving the totals
+exactly.  Where bonuses are scored apart (strokes), the score is not constant-sum: each side
+plays for its own score minus the other's (``score_objective``), one exact search.
 
 ``Searcher`` wraps an engine set to a position of one deal and answers these questions;
 ``line`` follows one optimal continuation for either objective.
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from ._search import Engine
 from .deal import Deal
 from .outcome import ALWAYS, AtLeast, Lead, Own, Rung, Streak
-from .position import Position
+from .position import Move, Position
 from .tables import Tables, compile_position
 
 OBJECTIVES = ("score", "total")
@@ -32,6 +34,17 @@ def total_objective(position: Position) -> dict:
     if position.rules.constant_sum:
         return {"mode": "points", "side": 0}
     return {"mode": "points", "side": 0, "trick_scale": 2, "extra_own": 1, "extra_other": 1}
+
+
+def score_objective(position: Position) -> dict | None:
+    """Engine settings for the score where bonuses are scored apart from the points: the
+    game's final payoff plus the bonuses, side 0's minus side 1's (None: the score is found
+    on the ladder)."""
+    rules = position.rules
+    if rules.final_payoff is None or rules.bonus_in_points:
+        return None
+    return {"mode": "points", "side": 0, "trick_scale": 0, "extra_own": 1, "extra_other": 1,
+            "goal": True}
 
 
 @dataclass
@@ -50,7 +63,7 @@ class Searcher:
         engine.setup(tables.as_dict(), keep_tt)
         engine.objective(**total_objective(position))
         searcher = cls(engine, deal, position, tables)
-        searcher.played: list[int] = []
+        searcher.played: list[tuple[int, int | None]] = []
         searcher.referees: list[Position | None] = [position.copy()]
         searcher.gained: list[int] = [0]
         return searcher
@@ -68,13 +81,23 @@ class Searcher:
         referee = self.referees[known]
         for k in range(known, depth):
             referee = referee.copy()
-            referee.play(self.tables.cards[self.played[k]], check=False)
+            index, pair = self.played[k]
+            referee.play(self.tables.cards[index], check=False, pair=pair)
             self.referees[k + 1] = referee
         return referee
 
-    def push(self, card_index: int) -> int:
-        gain = self.engine.push(card_index)
-        self.played.append(card_index)
+    def shown_by(self, move: int) -> int | None:
+        """The pair ``move`` would show here (None: none)."""
+        pair = self.engine.shown_by(move)
+        return None if pair < 0 else pair
+
+    def move_of(self, move: int) -> Move:
+        return Move(self.tables.cards[move & 63], self.shown_by(move))
+
+    def push(self, move: int) -> int:
+        pair = self.shown_by(move)
+        gain = self.engine.push(move)
+        self.played.append((move & 63, pair))
         self.referees.append(None)
         self.gained.append(self.gained[-1] + gain)
         return gain
@@ -125,7 +148,7 @@ class Searcher:
         if position.rules.constant_sum:
             rest = self.engine.remaining
             return (position.points[0] + value, position.points[1] + rest - value)
-        final = replay_line(position, [self.tables.cards[i] for i in self.line(value)])[2]
+        final = replay_line(position, self.moves_of(self.line(value)))[2]
         return (final.points[0], final.points[1])
 
     def at_least(self, target: int) -> bool:
@@ -209,6 +232,37 @@ class Searcher:
 
     # --- lines ------------------------------------------------------------------------------
 
+    def moves_of(self, line: list[int]) -> list[Move]:
+        """Engine moves of a line from the current node as (card, pair shown)."""
+        out = []
+        for move in line:
+            out.append(self.move_of(move))
+            self.push(move)
+        for _ in line:
+            self.pop()
+        return out
+
+    def score_value(self) -> int:
+        """The exact value under ``score_objective`` (the engine is left set to it)."""
+        self.engine.objective(**score_objective(self.root))
+        return self.engine.value(None, **self.deal.game_spec.search)
+
+    def total_mode(self) -> None:
+        self.engine.objective(**total_objective(self.root))
+
+    def score_after(self, move: int) -> int:
+        """The value under ``score_objective`` after ``move``, counting what it earned."""
+        self.engine.objective(**score_objective(self.root))
+        try:
+            gain = self.push(move)
+            try:
+                rest = self.engine.value(None, **self.deal.game_spec.search) if self.engine.tricks_left else 0
+            finally:
+                self.pop()
+            return gain + rest
+        finally:
+            self.total_mode()
+
     def line(self, value: int, rank: int | None = None) -> list[int]:
         """One optimal continuation to the end.  Each step takes the first card (in the order
         the engine lists them) that keeps the total value and, with ``rank``, the outcome; if
@@ -274,15 +328,22 @@ def decided(condition, span: tuple[int, int] | None) -> bool | None:
 
 
 def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:
-    """Play a line with the referee (it must be legal) to the end: the tricks as (leader,
-    cards, winner) with 1-based seats, the marriages announced, and the final position."""
+    """Play a line (cards, or ``Move``s with the pairs shown) with the referee (it must be
+    legal) to the end: the tricks as (leader, cards, winner) with 1-based seats, the pairs
+    shown as (seat, lead card, bonus, pair), and the final position."""
     referee = position.copy()
-    records = [r for r in (referee.play(card) for card in line) if r is not None]
+    records = []
+    for item in line:
+        move = item if isinstance(item, Move) else Move(item)
+        record = referee.play(move.card, pair=move.pair)
+        if record is not None:
+            records.append(record)
     if not referee.is_over():
         raise SolverError("the line stops before the end of the deal")
     tricks = tuple((r.leader + 1, tuple(r.cards), r.winner + 1) for r in records)
-    # a marriage is announced with a trick's lead card; a trick begun before the line was
-    # led (and its marriage announced) before it
-    announcements = tuple((r.leader + 1, r.cards[0], r.marriage) for k, r in enumerate(records)
-                          if r.marriage and (k > 0 or not position.trick))
+    # a pair is shown with a trick's lead card; a trick begun before the line was led (and
+    # its pair shown) before it
+    announcements = tuple((r.leader + 1, r.cards[0], r.pair_bonus, r.pair)
+                          for k, r in enumerate(records)
+                          if r.pair is not None and (k > 0 or not position.trick))
     return tricks, announcements, referee

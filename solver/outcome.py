@@ -11,7 +11,10 @@ Every game module provides two functions:
   or ``ALWAYS``.
 
 The outcome both sides can force (``--objective score``) is the first rung whose condition
-holds under perfect play; every condition is one null-window or streak search.
+holds under perfect play; every condition is one null-window or streak search.  A game whose
+bonuses are scored apart from the points (Mariage for strokes: ``RuleSet.bonus_in_points`` is
+false) has no ladder: its outcome's ``rank`` is seat 1's score minus seat 2's, and the forced
+outcome is one exact search of that difference (``objectives.score_objective``).
 """
 
 from __future__ import annotations

@@ -2,14 +2,17 @@
 
 This is the readable statement of the rules: which cards a seat may play and why a card is
 illegal, what happens after a trick (piles turn up, the stock is drawn winner first) and who
-has won what.  It is used to replay a deal file's ``play``, to follow a solver line and to
-report; the search core plays by the same rule set compiled to bitmasks (``solver.tables``).
+has won what, and the pairs a leader may show (Mariage's marriages) and the run bonus (the
+Wäsche).  It is used to replay a deal file's ``play``, to follow a solver line and to
+report; the search core plays by the same rule set compiled to bitmasks (``solver.tables``),
+and the history it needs comes from ``Position.history_tag``.
 Seats are 0-based here; the side of a seat is ``seat % 2``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import Card, suit_name, suit_symbol
 from .games.base import RuleSet
@@ -19,14 +22,23 @@ class IllegalMove(ValueError):
     """A card that the rules do not allow here; the message says why."""
 
 
+class Move(NamedTuple):
+    """A card played; at a lead maybe with a pair shown (the pair bonus: Mariage's marriage
+    announced with any lead)."""
+
+    card: Card
+    pair: int | None = None
+
+
 @dataclass
 class TrickRecord:
     leader: int
     cards: list[Card]
     winner: int
     points: int                     # what the trick itself brought its winner (bonuses included)
-    marriage: int = 0               # points the leader announced with its lead card
-    wasche: int = 0                 # points for winning all of the last tricks (Mariage)
+    pair: int | None = None         # the pair the leader showed with the lead (rules.pairs)
+    pair_bonus: int = 0             # what showing it earned the leader's side
+    run_bonus: int = 0              # what winning all of the last tricks earned the winner
 
 
 @dataclass
@@ -44,7 +56,9 @@ class Position:
     history: list[TrickRecord] = field(default_factory=list)
     notation: str = "french"                 # only for the wording of reasons
     prior_tricks: list[int] = field(default_factory=lambda: [0, 0])  # won before the history
-    announced: int = 0                       # marriage announced with this trick's lead
+    shown: frozenset = frozenset()           # pairs shown already (numbers in rules.pairs)
+    showing: int | None = None               # the pair shown with this trick's lead
+    bonus: list[int] = field(default_factory=lambda: [0, 0])  # bonuses scored apart (strokes)
 
     # --- what is where ---------------------------------------------------------------------
 
@@ -86,36 +100,64 @@ class Position:
     def stock_phase(self) -> bool:
         return bool(self.stock)
 
-    def marriage_announced(self, card: Card) -> int:
-        """What leading ``card`` now would announce: a marriage is announced by leading its
-        King or Ober while the other lies face up, once the leader's side has won a trick."""
-        if self.trick or not self.rules.marriages:
-            return 0
-        seat = self.to_move
-        if not self.has_won(self.rules.side(seat)):
-            return 0
-        face_up = self.playable(seat)
-        for king, ober, worth in self.rules.marriages:
-            if card in (king, ober) and king in face_up and ober in face_up:
-                return worth
-        return 0
-
     def has_won(self, side: int) -> bool:
         """Has ``side`` won a trick, in the known history or before it (``taken``)?"""
         return self.tricks_won[side] + self.prior_tricks[side] > 0
 
-    def wasche_run(self) -> int | None:
-        """The side that has won every trick of the last-tricks window so far (None: nobody,
-        or the window has not started, or it started before the tricks we know)."""
-        n, _ = self.rules.wasche
+    def showable_pairs(self) -> list[int]:
+        """The pairs the seat to move may show now (the pair bonus, RuleSet.pairs)."""
+        return [p for p in range(len(self.rules.pairs)) if self.why_cannot_show(p) is None]
+
+    def why_cannot_show(self, pair: int) -> str | None:
+        """None if the seat to move may show ``pair`` with its lead now, else why not: only
+        on lead, once its side has won a trick, both cards face up in its playable cards,
+        and once per pair."""
+        rules = self.rules
+        word = rules.pair_word
+        if not 0 <= pair < len(rules.pairs):
+            return f"there is no such {word}"
+        a, b, _ = rules.pairs[pair]
+        seat = self.to_move
+        name = self._suit_text(a.suit) if a.suit == b.suit else f"{self._text(a)} {self._text(b)}"
+        if self.is_over():
+            return "the deal is over"
+        if self.trick:
+            return f"a {word} is announced only by the player on lead (seat {self.leader + 1})"
+        if not self.has_won(rules.side(seat)):
+            return f"seat {seat + 1} may announce a {word} only after winning a trick"
+        if pair in self.shown:
+            return f"the {word} in {name} was already announced"
+        face_up = self.playable(seat)
+        if a not in face_up or b not in face_up:
+            return (f"seat {seat + 1} has no intact {word} in {name} (both {self._text(a)} and "
+                    f"{self._text(b)} must lie face up in its hand)")
+        return None
+
+    def run_state(self) -> int:
+        """The last-tricks window of the run bonus as far as it is played: 0 not reached,
+        1 + side: that side won all of it so far, 3 broken (or begun before the known tricks).
+        The one encoding of it, for the referee and the core's tag."""
+        n = self.rules.run_bonus[0]
         if not n:
-            return None
-        total = len(self.history) + self.tricks_left()
-        first = total - n                       # index of the first trick of the window
-        if first < 0 or len(self.history) <= first:
-            return None
-        sides = {self.rules.side(r.winner) for r in self.history[first:]}
-        return sides.pop() if len(sides) == 1 else None
+            return 0
+        done = n - self.tricks_left()             # window tricks already finished
+        if done <= 0:
+            return 0
+        window = self.history[-done:] if len(self.history) >= done else []
+        sides = {self.rules.side(r.winner) for r in window}
+        return 1 + sides.pop() if len(sides) == 1 else 3
+
+    def history_tag(self) -> int:
+        """The history the rest of the deal depends on, as the core keeps it
+        (core/objective.pxi): bits 0-1 the sides that have won a trick, 2-3 the run state,
+        4.. the pairs shown.  0 in games without bonuses."""
+        rules = self.rules
+        if not rules.has_bonuses:
+            return 0
+        tag = sum(1 << side for side in (0, 1) if self.has_won(side))
+        tag |= self.run_state() << 2
+        tag |= sum(1 << (4 + p) for p in self.shown)
+        return tag
 
     # --- the follow rule -------------------------------------------------------------------
 
@@ -167,17 +209,23 @@ class Position:
 
     # --- playing ---------------------------------------------------------------------------
 
-    def play(self, card: Card, check: bool = True) -> TrickRecord | None:
-        """Play a card for the seat to move; returns the trick record if it completed one.
-        ``check=False`` skips the legality check, for cards the engine already checked."""
+    def play(self, card: Card, check: bool = True, pair: int | None = None) -> TrickRecord | None:
+        """Play a card for the seat to move, at a lead maybe showing ``pair`` (the pair
+        bonus); returns the trick record if it completed one.  ``check=False`` skips the
+        legality checks, for moves the engine already checked."""
         if check:
             reason = self.why_illegal(card)
+            if reason is None and pair is not None:
+                reason = self.why_cannot_show(pair)
             if reason is not None:
                 raise IllegalMove(reason)
         seat = self.to_move
-        if not self.trick:                  # a lead: it may announce a marriage
-            self.announced = self.marriage_announced(card)
-            self.points[self.rules.side(seat)] += self.announced
+        if pair is not None:
+            worth = self.rules.pairs[pair][2]
+            side = self.rules.side(seat)
+            (self.points if self.rules.bonus_in_points else self.bonus)[side] += worth
+            self.shown = self.shown | {pair}
+            self.showing = pair
         if self.rules.layout == "piles":
             for pile in self.piles[seat]:
                 if pile and pile[-1] == card:
@@ -194,8 +242,10 @@ class Position:
         rules = self.rules
         winner = (self.leader + rules.trick_winner(self.trick)) % self.seats
         points = sum(rules.values[c] for c in self.trick) + rules.trick_bonus
-        record = TrickRecord(self.leader, list(self.trick), winner, 0, marriage=self.announced)
-        self.announced = 0
+        record = TrickRecord(self.leader, list(self.trick), winner, 0, pair=self.showing)
+        if self.showing is not None:
+            record.pair_bonus = rules.pairs[self.showing][2]
+        self.showing = None
         self.trick = []
         if self.stock:                       # the winner draws first, then the others in turn
             for k in range(self.seats):
@@ -208,13 +258,14 @@ class Position:
         self.tricks_won[side] += 1
         self.leader = winner
         self.history.append(record)
-        if self.cards_left() == 0 and rules.wasche[0] and self.wasche_run() == side:
-            record.wasche = rules.wasche[1]
-            self.points[side] += record.wasche
+        if self.cards_left() == 0 and rules.run_bonus[0] and self.run_state() == 1 + side:
+            record.run_bonus = rules.run_bonus[1]
+            (self.points if rules.bonus_in_points else self.bonus)[side] += record.run_bonus
         return record
 
     def copy(self) -> "Position":
         return Position(self.rules, [list(h) for h in self.hands],
                         [[list(p) for p in piles] for piles in self.piles], list(self.stock),
                         self.leader, list(self.points), list(self.tricks_won), list(self.trick),
-                        list(self.history), self.notation, list(self.prior_tricks), self.announced)
+                        list(self.history), self.notation, list(self.prior_tricks), self.shown,
+                        self.showing, list(self.bonus))

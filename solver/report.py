@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from .cards import Card, suit_name
-from .deal import Deal
+from .deal import Deal, show_text
 from .games.base import RuleSet
 from .position import Position
 from .solve import Result
@@ -39,6 +39,31 @@ def card_text(card: Card, deal: Deal) -> str:
 
 def cards_text(cards, deal: Deal) -> str:
     return " ".join(card.text(deal.notation) for card in cards)
+
+
+def show_prefix(pair: int, deal: Deal) -> str:
+    """A pair shown with a lead, as the deal file writes it: "(marriage R)"."""
+    rules = deal.rule_set
+    return show_text(rules.pair_word, rules.pairs[pair][0].suit, deal.notation)
+
+
+def move_text(card: Card, pair: int | None, deal: Deal) -> str:
+    """A card, with the pair shown with it as a move of its own kind: "(marriage R) R9"."""
+    if pair is None:
+        return card_text(card, deal)
+    return f"{show_prefix(pair, deal)} {card_text(card, deal)}"
+
+
+def shown_suit(pair: int | None, deal: Deal) -> str | None:
+    if pair is None:
+        return None
+    return show_text("", deal.rule_set.pairs[pair][0].suit, deal.notation)[2:-1]
+
+
+def trick_text(cards, deal: Deal, result: Result) -> str:
+    """A trick of the line, its lead with the pair shown with it, if any."""
+    shown = {card: pair for _, card, _, pair in result.announcements}
+    return " ".join(move_text(c, shown.get(c) if k == 0 else None, deal) for k, c in enumerate(cards))
 
 
 def headline(deal: Deal) -> str:
@@ -91,7 +116,7 @@ def line_table(result: Result) -> str:
     rows = []
     first = len(deal.position().history) + 1
     for k, (leader, cards, winner) in enumerate(result.line_tricks):
-        rows.append([first + k, leader, cards_text(cards, deal), winner,
+        rows.append([first + k, leader, trick_text(cards, deal, result), winner,
                      side_label(rules, rules.side(winner - 1))])
     return tabulate(rows, headers=["trick", "leader", "cards in play order", "won by", "side"],
                     tablefmt="simple")
@@ -116,7 +141,7 @@ def moves_table(result: Result) -> str:
                                                   result.totals[own] - m.totals[own], m.group))
     for move in ordered:
         loss = move.totals[own] - result.totals[own]
-        rows.append([card_text(move.card, deal), f"{move.totals[0]} - {move.totals[1]}",
+        rows.append([move_text(move.card, move.pair, deal), f"{move.totals[0]} - {move.totals[1]}",
                      f"{loss:+d}" if loss else "", move_outcome_text(move, rules),
                      "*" if move.optimal else ""])
     return tabulate(rows, headers=["card", "totals", "vs best", "outcome (play for score)", "optimal"],
@@ -155,8 +180,9 @@ def solve_report(result: Result) -> str:
         out += ["", f"Cards of seat {result.to_move} (to play):", moves_table(result)]
     if result.line_tricks:
         out += ["", "One optimal line:", line_table(result)]
-    for seat, card, points in result.announcements:
-        out.append(f"seat {seat} announces a marriage with {card_text(card, deal)}: {points}")
+    unit = "strokes" if not deal.rule_set.bonus_in_points else "points"
+    for seat, card, points, pair in result.announcements:
+        out.append(f"seat {seat} announces {move_text(card, pair, deal)}: {points} {unit}")
     if deal.game == "scharwenzel":
         out += ["", "Matadors (the deal as given, for each trump):", matadors_table(deal)]
     return "\n".join(out)
@@ -170,14 +196,18 @@ def solve_json(result: Result) -> dict:
         "objective": result.objective,
         "totals": list(result.totals),
         "outcome": result.outcome.as_json(),
-        "line": [card_text(c, deal) for c in result.line],
+        "line": [move_text(c, p, deal) for c, p in
+                 zip(result.line, result.line_pairs or (None,) * len(result.line))],
         "line_totals": list(result.line_totals),
         "moves": [{"card": card_text(m.card, deal), "totals": list(m.totals), "optimal": m.optimal,
                    "group": m.group,
+                   **({"announce": shown_suit(m.pair, deal), "move": move_text(m.card, m.pair, deal)}
+                      if m.pair is not None else {}),
                    "outcome": {"level": m.level, "winner": m.winner} if m.level is not None else None}
                   for m in result.moves],
-        "announcements": [{"seat": seat, "card": card_text(card, deal), "points": points}
-                          for seat, card, points in result.announcements],
+        "announcements": [{"seat": seat, "card": card_text(card, deal), "points": points,
+                           "suit": shown_suit(pair, deal), "move": move_text(card, pair, deal)}
+                          for seat, card, points, pair in result.announcements],
         "to_move": result.to_move,
         "already_won": list(result.start_points),
         "tricks": [{"leader": leader, "cards": [card_text(c, deal) for c in cards], "winner": winner}
@@ -242,6 +272,8 @@ def analysis_report(analyses, expand: bool) -> str:
         rows = []
         for row in analysis.rows:
             cards = cards_text(row.cards, analysis.deal)
+            if row.pair is not None:
+                cards = f"{show_prefix(row.pair, analysis.deal)} {cards}"
             if len(row.cards) > 1:
                 cards += ": same value"
             outcome = ""
@@ -265,7 +297,7 @@ def replay_report(replay) -> str:
         outcome = ""
         if step.level_before is not None and step.level_after != step.level_before:
             outcome = f"{step.level_before} -> {step.level_after or 'end'}"
-        rows.append([step.trick, step.seat, card_text(step.card, deal),
+        rows.append([step.trick, step.seat, move_text(step.card, step.pair, deal),
                      f"{step.before[0]} - {step.before[1]}", f"{step.after[0]} - {step.after[1]}",
                      f"-{step.cost}" if step.cost else "", outcome, mark,
                      cards_text(step.better, deal)])
@@ -310,6 +342,7 @@ def analysis_json(analysis: Analysis) -> dict:
         "totals": list(analysis.result.totals),
         "outcome": analysis.result.outcome.as_json(),
         "moves": [{"cards": [card_text(c, deal) for c in row.cards], "totals": list(row.totals),
+                   **({"announce": shown_suit(row.pair, deal)} if row.pair is not None else {}),
                    "loss": row.loss, "optimal": row.optimal,
                    "outcome": {"level": row.level, "winner": row.winner} if row.level else None}
                   for row in analysis.rows],
@@ -323,7 +356,10 @@ def replay_json(result: Replay) -> dict:
         "complete": result.complete,
         "final": list(result.final),
         "cost_by_side": list(result.cost_by_side()),
-        "steps": [{"trick": s.trick, "seat": s.seat, "card": card_text(s.card, deal), "before": list(s.before),
+        "steps": [{"trick": s.trick, "seat": s.seat, "card": card_text(s.card, deal),
+                   **({"announce": shown_suit(s.pair, deal), "move": move_text(s.card, s.pair, deal)}
+                      if s.pair is not None else {}),
+                   "before": list(s.before),
                    "after": list(s.after), "cost": s.cost, "mistake": s.cost > 0 or s.rank_cost > 0,
                    "better": [card_text(c, deal) for c in s.better], "outcome_before": s.level_before,
                    "outcome_after": s.level_after, "outcome_cost": s.rank_cost}

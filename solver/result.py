@@ -23,6 +23,7 @@ class MoveValue:
     level: str | None = None     # outcome it forces ("win for the first", "schneider", ...), if ranked
     winner: int | None = None    # 1, 2 or None (a draw), with ``level``
     rank: int | None = None      # position on the game's ladder (higher: better for seat 1's side)
+    pair: int | None = None      # the pair shown with this lead (rules.pairs: a marriage announced)
     bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # partial answer: each
                                  # side's final total lies in its (low, high)
 
@@ -36,16 +37,17 @@ class Result:
     totals: tuple[int, int] | None   # final totals of seat 1's side and the other side
     outcome: Outcome | None          # what the line's end scores: the forced outcome
     line: tuple[Card, ...]           # one optimal continuation to the end of the deal
-    line_totals: tuple[int, int]     # the totals at the end of that line
+    line_totals: tuple[int, int] | None   # the totals at the end of that line
     moves: tuple[MoveValue, ...]     # every legal card of the player to move
     to_move: int | None              # 1-based seat to move, None when the deal is over
     nodes: int                       # search nodes, comparable run to run
     seconds: float
     start_points: tuple[int, int] = (0, 0)   # already won before the position (taken + play)
     line_tricks: tuple[tuple[int, tuple[Card, ...], int], ...] = field(default=())
-    announcements: tuple[tuple[int, Card, int], ...] = ()   # (seat, card, points) along the line
+    announcements: tuple[tuple[int, Card, int, int], ...] = ()   # (seat, lead card, bonus, pair)
+    line_pairs: tuple[int | None, ...] = ()   # per card of ``line``: the pair shown with it
     # a partial answer (a node or time limit was hit, or the work was interrupted): only what
-    # is proven is filled in; ``totals`` and ``outcome`` are then None
+    # is proven is filled in; ``outcome``, ``line_totals`` and maybe ``totals`` are then None
     exact: bool = True
     stopped: str | None = None       # "nodes", "time" or "interrupt"
     bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # each side's (low, high)

@@ -17,7 +17,8 @@ from typing import Callable, Iterator
 from ._search import Engine
 from .anytime import Budget, Limits, Stopped
 from .deal import Deal
-from .objectives import OBJECTIVES, Searcher, SolverError, decided, replay_line
+from .objectives import (OBJECTIVES, Searcher, SolverError, decided, replay_line,
+                         score_objective)
 from .result import MoveValue, Result
 
 DEFAULT_TT_MEGABYTES = 64
@@ -88,66 +89,79 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
     engine.new_search()
     searcher = Searcher.start(deal, position, engine, keep_tt)
     engine.reset_nodes()
-    budget = Budget(engine, limits)
-    work = _Work(searcher, budget, position.rules.constant_sum, objective == "score")
+    work = _Work(searcher, Budget(engine, limits), position, objective)
     shown = None if progress is None else (lambda low, high: progress(work.span(low, high)))
     try:
-        value = budget.value(searcher.bounded_value, progress=shown)
+        value = work.budget.value(searcher.bounded_value, progress=shown)
     except Stopped as stop:
         work.stop(stop)
         span = work.span(stop.lo, stop.hi)
         rungs = work.possible_rungs(span[0] if span else None) if work.ranked else []
-        moves = work.score_moves(None, None) if with_moves else []
-        return work.partial(deal, objective, moves, span, rungs, started, base)
+        moves = work.score_moves(None) if with_moves else []
+        return work.partial(deal, moves, span, rungs, started, base)
     # with extras the totals come from a best line; under the total objective that is the line
     # reported below, so it is played out once, there
-    totals = searcher.final_totals(value) if work.constant else None     # no search: arithmetic
+    totals = searcher.final_totals(value) if work.constant else None    # no search: arithmetic
     rungs = work.possible_rungs(work.point(totals)) if work.ranked else []
-    rung = rungs[0] if len(rungs) == 1 and work.stopped is None else None
-    moves = work.score_moves(value, rung) if with_moves else []
-    if work.stopped is not None or (work.ranked and rung is None and rungs):
-        return work.partial(deal, objective, moves, _sides(totals) if totals else None, rungs,
-                            started, base, totals)
+    work.rung = rungs[0] if len(rungs) == 1 and work.stopped is None else None
+    moves: list[MoveValue] = []
     try:
-        line = work.guard(lambda: searcher.line(value, rung.rank if rung is not None else None))
+        if work.apart:           # bonuses scored apart: one exact search of the score
+            work.score = work.guard(searcher.score_value)
+            searcher.total_mode()
+        moves = work.score_moves(value) if with_moves else []
+        if work.stopped is not None or (work.ranked and not work.apart and work.rung is None
+                                        and rungs):
+            raise Stopped(work.stopped or "nodes", value, value)
+        line = work.guard(lambda: work.line(value))
     except Stopped:
-        return work.partial(deal, objective, moves, _sides(totals) if totals else None, rungs,
-                            started, base, totals)
-    return _finish(deal, objective, searcher, position, value, totals, rung, line, moves, started,
-                   base)
+        searcher.total_mode()
+        sides = _sides(totals) if totals else None
+        return work.partial(deal, moves, sides, rungs, started, base, totals)
+    return _finish(deal, objective, work, position, value, totals, line, moves, started, base)
 
 
 def _sides(totals: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((totals[0], totals[0]), (totals[1], totals[1]))
 
 
-def _finish(deal, objective, searcher, position, value, totals, rung, line, moves, started, base):
+def _finish(deal, objective, work, position, value, totals, line, moves, started, base):
     """The exact result: the line played out by the referee, which must end where the search
     said (the solver checks itself on every solve)."""
-    cards = tuple(searcher.tables.cards[i] for i in line)
-    tricks, announcements, final = replay_line(position, cards)
+    searcher, rung = work.searcher, work.rung
+    cards = tuple(m.card for m in line)
+    tricks, announcements, final = replay_line(position, line)
     line_totals = (final.points[0], final.points[1])
     outcome = deal.game_spec.outcome(final, deal)
     if totals is None:
-        totals = line_totals if rung is None else searcher.final_totals(value)
-    if rung is None and line_totals != totals:
+        totals = line_totals if (rung is None and not work.apart) else searcher.final_totals(value)
+    if rung is None and not work.apart and line_totals != totals:
         raise SolverError(f"the optimal line ends at {list(line_totals)}, not {list(totals)}")
     if rung is not None and outcome.rank != rung.rank:
         raise SolverError(f"the line ends {outcome.level}, not the forced {rung.level}")
+    if work.apart and outcome.rank != work.so_far + work.score:
+        raise SolverError(f"the line ends at {outcome.rank:+d} strokes, not the forced "
+                          f"{work.so_far + work.score:+d}")
     return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
                   position.to_move + 1, searcher.engine.nodes, time.perf_counter() - started, base,
-                  tricks, announcements)
+                  tricks, announcements, tuple(m.pair for m in line))
 
 
 class _Work:
     """The steps of one solve after the value, each spending the same budget: the forced
-    outcome, every legal card, and what to report when the budget ran out."""
+    outcome, every legal card, the line, and what to report when the budget ran out."""
 
-    def __init__(self, searcher: Searcher, budget: Budget, constant: bool, ranked: bool):
+    def __init__(self, searcher: Searcher, budget: Budget, position, objective: str):
         self.searcher = searcher
         self.budget = budget
-        self.constant = constant
-        self.ranked = ranked
+        self.constant = position.rules.constant_sum
+        self.ranked = objective == "score"
+        # bonuses scored apart from the points (Mariage for strokes): the score is one exact
+        # search of its own, side 0's score minus side 1's
+        self.apart = self.ranked and score_objective(position) is not None
+        self.so_far = position.bonus[0] - position.bonus[1]
+        self.score: int | None = None
+        self.rung = None
         self.stopped: str | None = None
 
     def stop(self, stop: Stopped) -> None:
@@ -169,6 +183,10 @@ class _Work:
         points, rest = self.searcher.position.points, self.searcher.engine.remaining
         return ((points[0] + low, points[0] + high), (points[1] + rest - high, points[1] + rest - low))
 
+    def point(self, totals: tuple[int, int] | None) -> tuple[int, int] | None:
+        """Side 0's final total as a range of one, where the totals are exact."""
+        return (totals[0], totals[0]) if self.constant and totals else None
+
     def possible_rungs(self, side0: tuple[int, int] | None) -> list:
         """The ladder's rungs that may be the forced outcome, best first, side 0's final
         total being known to lie in ``side0`` (low, high): exactly one when everything
@@ -188,23 +206,52 @@ class _Work:
                 break
         return possible
 
-    def score_moves(self, value: int | None, rung) -> list[MoveValue]:
+    def line(self, value: int):
+        """One optimal line as moves (card, pair shown): for the totals, the forced outcome,
+        or (bonuses apart) the score."""
+        searcher = self.searcher
+        if not self.apart:
+            return searcher.moves_of(searcher.line(value, self.rung.rank if self.rung else None))
+        searcher.score_value()
+        try:
+            return searcher.moves_of(searcher.line(self.score))
+        finally:
+            searcher.total_mode()
+
+    def score_moves(self, value: int | None) -> list[MoveValue]:
         """Every legal card: its totals and level, or, past the budget, the bounds proven."""
         searcher = self.searcher
         maximiser = searcher.maximising()
         moves: list[MoveValue] = []
         for group_no, group in enumerate(searcher.classes()):
-            gain = searcher.push(group[0])
-            try:
-                row = self._card(value, rung, gain, maximiser)
-            finally:
-                searcher.pop()
+            move = group[0]
+            pair = searcher.shown_by(move)
+            row = self._card(move, value, maximiser)
             for index in group:
-                moves.append(MoveValue(searcher.tables.cards[index], group=group_no, **row))
+                moves.append(MoveValue(searcher.tables.cards[index & 63], group=group_no,
+                                       pair=pair, **row))
         return moves
 
-    def _card(self, value: int | None, rung, gain: int, maximiser: bool) -> dict:
+    def _card(self, move: int, value: int | None, maximiser: bool) -> dict:
         searcher = self.searcher
+        gain = searcher.push(move)
+        try:
+            row = self._child(value, gain, maximiser)
+        finally:
+            searcher.pop()
+        if self.apart and row.get("totals") is not None:
+            try:
+                child_score = self.guard(lambda: searcher.score_after(move))
+            except Stopped:
+                row["optimal"] = None
+                return row
+            row.update(optimal=child_score == self.score, rank=self.so_far + child_score,
+                       level=f"strokes {self.so_far + child_score:+d} for seat 1")
+        return row
+
+    def _child(self, value: int | None, gain: int, maximiser: bool) -> dict:
+        """The pushed move's totals, optimality and level (or what is proven of them)."""
+        searcher, rung = self.searcher, self.rung
         try:
             if value is None:
                 raise Stopped(self.stopped or "nodes", *searcher.engine.value_range)
@@ -223,27 +270,25 @@ class _Work:
         try:
             child_totals = self.guard(lambda: searcher.final_totals(child - gain))
         except Stopped:
-            return dict(totals=None, optimal=None if rung is not None else child == value)
+            return dict(totals=None, optimal=None if self.ranked else child == value)
+        if self.apart:
+            return dict(totals=child_totals, optimal=None)
         rungs = self.possible_rungs(self.point(child_totals))
         child_rung = rungs[0] if len(rungs) == 1 and self.stopped is None else None
         if rung is not None:
             optimal = None if child_rung is None else child_rung.rank == rung.rank
         else:
-            optimal = child == value
+            optimal = None if (self.ranked and rungs and self.stopped) else child == value
         row = dict(totals=child_totals, optimal=optimal)
         if child_rung is not None:
             row.update(level=child_rung.text, rank=child_rung.rank,
                        winner=None if child_rung.winner is None else child_rung.winner + 1)
         return row
 
-    def point(self, totals: tuple[int, int] | None) -> tuple[int, int] | None:
-        """Side 0's final total as a range of one, where the totals are exact."""
-        return (totals[0], totals[0]) if self.constant and totals else None
-
-    def partial(self, deal, objective, moves, span, rungs, started, base, totals=None) -> Result:
+    def partial(self, deal, moves, span, rungs, started, base, totals=None) -> Result:
         searcher = self.searcher
-        return Result(deal, objective, totals, None, (), None, tuple(moves),
-                      searcher.root.to_move + 1, searcher.engine.nodes,
+        return Result(deal, "score" if self.ranked else "total", totals, None, (), None,
+                      tuple(moves), searcher.root.to_move + 1, searcher.engine.nodes,
                       time.perf_counter() - started, base, exact=False,
-                      stopped=self.stopped or "unknown", bounds=span,
+                      stopped=self.stopped or "nodes", bounds=span,
                       levels=tuple(r.text for r in rungs))

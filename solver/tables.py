@@ -43,15 +43,18 @@ class Tables:
     leader: int = 0
     trick: list[int] = field(default_factory=list)
     nomerge: int = 0
-    marriages: list[tuple[int, int, int]] = field(default_factory=list)
-    wasche: tuple[int, int] = (0, 0)
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)   # the pair bonus
+    run: tuple[int, int] = (0, 0)                                       # the run bonus
+    goal: list[list[int]] | None = None    # final payoff to side 0 (objective.pxi)
+    goal_points: int = 0                   # side 0's trick points so far, for the goal
     tag: int = 0
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in (
             "seats", "side", "suit", "value", "under", "suit_mask", "trump", "trump_mask",
             "rule_main", "rule_stock", "trick_bonus", "last_bonus", "stock_layout", "hand",
-            "playable", "stock", "leader", "trick", "nomerge", "marriages", "wasche", "tag")}
+            "playable", "stock", "leader", "trick", "nomerge", "pairs", "run", "goal", "goal_points",
+            "tag")}
 
 
 def _rule(rule: FollowRule) -> tuple[int, int, int]:
@@ -102,26 +105,23 @@ def compile_position(position: Position) -> Tables:
         stock_layout=rules.layout == "stock",
         hand=hand, playable=playable, stock=[index[c] for c in position.stock],
         leader=position.leader, trick=[index[c] for c in position.trick],
-        marriages=[(index[k], index[o], worth) for k, o, worth in rules.marriages],
-        wasche=rules.wasche, tag=history_tag(position))
+        pairs=[(index[a], index[b], worth) for a, b, worth in rules.pairs],
+        run=rules.run_bonus, goal=goal_table(position), goal_points=position.points[0],
+        tag=position.history_tag())
     return tables
 
 
-def history_tag(position: Position) -> int:
-    """The bits of history the Mariage variant depends on, as the core keeps them
-    (core/objective.pxi): which sides have won a trick, and the run in the last-tricks window
-    (0 not reached, 1 + side: that side won all of it so far, 3 broken or unknown)."""
+GOAL_POINTS = 256      # the core's table runs over side 0's final points 0..255
+
+
+def goal_table(position: Position) -> list[list[int]] | None:
+    """``rules.final_payoff`` as the core's table: row w (bit 0: side 0 won a trick, bit 1:
+    side 1 did), column side 0's final trick points; side 1 has the rest of the total."""
+    payoff = position.rules.final_payoff
+    if payoff is None or position.rules.bonus_in_points:
+        return None
     rules = position.rules
-    tag = 0
-    if rules.marriages:
-        tag |= sum(1 << side for side in (0, 1) if position.has_won(side))
-    n = rules.wasche[0]
-    if n:
-        left = position.tricks_left()
-        done = n - left                          # window tricks already finished
-        if done > 0:
-            window = position.history[-done:] if len(position.history) >= done else None
-            sides = {rules.side(r.winner) for r in window} if window else set()
-            run = 1 + sides.pop() if len(sides) == 1 else 3
-            tag |= run << 2
-    return tag
+    total = sum(position.points) + sum(rules.values[c] for c in position.in_play()) \
+        + rules.trick_bonus * position.tricks_left() + (rules.last_trick_bonus if position.tricks_left() else 0)
+    return [[payoff(p0, total - p0, bool(w & 1), bool(w & 2)) for p0 in range(GOAL_POINTS)]
+            for w in range(4)]

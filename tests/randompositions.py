@@ -320,3 +320,137 @@ if __name__ == "__main__":                          # print a few files to look 
     mode = sys.argv[1] if len(sys.argv) > 1 else "scharwenzel-4"
     for seed in range(int(sys.argv[2]) if len(sys.argv) > 2 else 3):
         print(generate(mode, seed))
+
+
+# -- the Mariage variant ------------------------------------------------------------------------
+
+GERMAN_SUIT_WORDS = {C: "eichel", S: "gruen", H: "rot", D: "schellen"}
+MARIAGE_VALUES = {A: 11, R10: 10, K: 4, Q: 3, J: 2}
+
+
+def mariage_case(seed: int, scoring: str, size: str = "small") -> Case:
+    """A small Mariage ending (whole deal 130 card points: ``taken`` holds the rest), often
+    with one or two intact marriages face up for one seat, sometimes a broken one (King and
+    Ober on different seats or one face down), `taken` zero for a side (no trick won yet),
+    `won_trick` or `announced` given, and a few random legal cards already played, random
+    announcements among them.  Four or five tricks from the start bring the Wäsche in."""
+    rng = random.Random(f"mariage-{scoring}/{size}/{seed}")
+    case = Case(f"mariage-{scoring}", seed, game="schafkopf2")
+    cards_each = rng.randint(2, 4) if size == "small" else rng.randint(4, 6)
+    hands: dict = {1: [], 2: []}
+    two = rng.random() < 0.2                             # two marriages open for one seat
+    if two:
+        cards_each = max(cards_each, 4)
+        hands[rng.choice((1, 2))] += [Card(H, K), Card(H, Q), Card(D, K), Card(D, Q)]
+    for suit in (H, D) if not two else ():
+        roll = rng.random()
+        if roll < 0.6:                                   # an intact marriage for one seat
+            hands[rng.choice((1, 2))] += [Card(suit, K), Card(suit, Q)]
+        elif roll < 0.75:                                # a broken one
+            hands[1].append(Card(suit, K))
+            hands[2].append(Card(suit, Q))
+    for seat in (1, 2):
+        hands[seat] = hands[seat][:cards_each]
+    used = set(hands[1] + hands[2])
+    rest = [c for c in PACK32 if c not in used]
+    rng.shuffle(rest)
+    for seat in (1, 2):
+        while len(hands[seat]) < cards_each:
+            hands[seat].append(rest.pop())
+    for seat in (1, 2):
+        mine = list(hands[seat])
+        if rng.random() < 0.3 and not two:
+            rng.shuffle(mine)
+        piles_n = rng.randint(max(1, (cards_each + 1) // 2), cards_each)
+        if two and len(mine) >= 4 and mine[0].rank == K:
+            piles_n = max(piles_n, 4)                  # all four face up
+        ups, downs = mine[:piles_n], mine[piles_n:]
+        piles = [[u, None] for u in ups]
+        for i, d in zip(rng.sample(range(piles_n), len(downs)), downs):
+            piles[i][1] = d
+        case.piles[seat] = tuple((u, d) for u, d in piles)
+    named = rng.random() < 0.6
+    case.trump = rng.choice(SUITS) if named else case.piles[1][0][0].suit
+    case.leader = rng.randint(1, 2)
+    in_play = sum(MARIAGE_VALUES.get(c.rank, 0) for c in hands[1] + hands[2])
+    room = 130 - 10 - in_play
+    a = 0 if rng.random() < 0.3 else rng.randint(0, room)
+    if rng.random() < 0.5:
+        case.taken = (a, room - a)
+    else:
+        case.taken = (room - a, a)
+    won = None
+    if rng.random() < 0.25:
+        won = (case.taken[0] > 0 or rng.random() < 0.5, case.taken[1] > 0 or rng.random() < 0.5)
+    announced = [s for s in (H, D) if rng.random() < 0.12]
+    case.options = {"mariage": True, "mariage_score": scoring}
+    must_beat = rng.random() < 0.5 if rng.random() < 0.2 else None
+    if must_beat is not None:
+        case.options["must_beat"] = must_beat
+    notation = "german" if rng.random() < 0.8 else "french"
+    shows = _mariage_play(case, won, announced, rng)
+
+    lines = _header(case, notation, "german", rng)
+    if named:
+        lines.append(f"trump = {q(rng.choice(SUIT_WORDS[case.trump]))}")
+    lines.append(f"leader = {case.leader}")
+    lines.append(f"taken = [{case.taken[0]}, {case.taken[1]}]")
+    if won is not None:
+        lines.append(f"won_trick = [{toml_value(won[0])}, {toml_value(won[1])}]")
+    if announced:
+        lines.append("announced = [" + ", ".join(q(LETTERS[notation][s]) for s in announced) + "]")
+    if case.play:
+        texts = []
+        for t, trick in enumerate(case.play):
+            words = []
+            for k, card in enumerate(trick):
+                if (t, k) in shows:
+                    words.append(f"(marriage {LETTERS[notation][shows[t, k]]})")
+                words.append(card_text(card, notation, rng))
+            texts.append(" ".join(words))
+        lines.append("play = [" + ", ".join(q(t) for t in texts) + "]")
+    lines += ["", "[piles]"]
+    for seat in (1, 2):
+        text = " ".join(card_text(up, notation, rng) if down is None
+                        else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
+                        for up, down in case.piles[seat])
+        lines.append(f"{seat} = {q(text)}")
+    rules = [("mariage", True)]
+    if scoring != "points" or rng.random() < 0.5:
+        rules.append(("mariage_score", scoring))
+    if must_beat is not None:
+        rules.append(("must_beat", must_beat))
+    _rules_table(lines, rules)
+    case.toml = "\n".join(lines) + "\n"
+    return case
+
+
+def _mariage_play(case: Case, won, announced, rng: random.Random) -> dict:
+    """Random legal cards from the start (the reference's own rules), announcing now and
+    then; returns {(trick, card): suit} of the announcements."""
+    from reference import MState, Mariage, schafkopf2_rules
+    rules = schafkopf2_rules("card17", case.trump, bool(case.options.get("must_beat", False)))
+    game = Mariage(rules, case.trump, case.options["mariage_score"])
+    piles = {seat: list(ps) for seat, ps in case.piles.items()}
+    state = start_state(2, case.leader, None, piles)
+    total = sum(len(p) for seat in state.holdings for p in seat)
+    won = won if won is not None else (case.taken[0] > 0, case.taken[1] > 0)
+    m = MState(state, case.taken, (0, 0), won, frozenset(announced), (), total // 2)
+    if rng.random() < 0.5:
+        return {}
+    count = rng.randint(1, max(1, total - 1))
+    tricks, current, shows = [], [], {}
+    for _ in range(count):
+        moves = game.moves(m)
+        suit, card = rng.choice(moves)
+        if suit is not None:
+            shows[len(tricks), len(current)] = suit
+        m = game.play(m, (suit, card))
+        current.append(card)
+        if not m.cards.trick:
+            tricks.append(tuple(current))
+            current = []
+    if current:
+        tricks.append(tuple(current))
+    case.play = tuple(tricks)
+    return shows

@@ -350,7 +350,7 @@ def rules_from_deal(deal) -> Rules:
         return scharwenzel_rules(deal.players, deal.trump_suit, opts["plain_order"], opts["must_trump"])
     if deal.game == "schafkopf2":
         if opts.get("mariage"):
-            raise NotImplementedError("the Mariage variant")
+            return schafkopf2_rules("card17", deal.trump_suit, opts["must_beat"])
         if opts["trump_mode"] == "schellen":
             return schafkopf2_rules("schellen", None, opts["must_beat"])
         return schafkopf2_rules("card17", deal.trump_suit, opts["must_beat"])
@@ -401,3 +401,189 @@ def solve(deal, memo: bool = True) -> RefResult:
         moves[card] = (base[0] + gain[0] + after[0], base[1] + gain[1] + after[1])
     to_move = None if state.is_over() else state.to_move(rules.players) + 1
     return RefResult(totals, moves, to_move, base, rules, state)
+
+
+# --------------------------------------------------------------------------------------------
+# The Mariage variant (rules.md §2): 66 wins, the last trick counts 10, marriages announced by
+# the player on lead with any card, the Wäsche; scored for points or for strokes.
+# --------------------------------------------------------------------------------------------
+#
+# Readings (README): the forced outcome for the score is the minimax of seat 1's rank on the
+# ladder (points) or of seat 1's strokes minus seat 2's (strokes); the totals for points are
+# the minimax of the difference of points; the Wäsche counts only when all four of the last
+# tricks are in the known play; the loser is Schneider at 32 or fewer and Schwarz without a
+# trick, with 1 / 2 / 4 strokes.
+
+LAST_TRICK = 10
+WASCHE_TRICKS = 4
+
+
+@dataclass(frozen=True)
+class MState:
+    """A Mariage position with every bit of history the rest can depend on."""
+
+    cards: State
+    points: tuple                 # card points (and, for points, bonuses) of each side so far
+    bonus: tuple                  # strokes of marriages and the Wäsche (strokes scoring)
+    won: tuple                    # has each side won a trick
+    announced: frozenset          # suits whose marriage was announced
+    winners: tuple                # sides that won the known tricks, in order (None: unknown)
+    left: int                     # tricks not yet finished
+
+
+class Mariage:
+    """Plain minimax of the Mariage variant; ``scoring`` is "points" or "strokes"."""
+
+    def __init__(self, rules: Rules, trump: int, scoring: str):
+        self.rules, self.trump, self.scoring = rules, trump, scoring
+        self.memo: dict = {}
+        # the marriages: King and Ober of a suit, neither a trump Wenzel (der Alte and Baste
+        # are always trump: Eichel and Grün cannot marry); 20 or 40 in trump, 1 or 2 strokes
+        self.marriages = {}
+        for suit in SUITS:
+            king, ober = Card(suit, K), Card(suit, Q)
+            wenzel = rules.is_trump(ober) and suit != trump
+            if not wenzel:
+                in_trump = suit == trump
+                self.marriages[suit] = (king, ober, (2 if in_trump else 1) if scoring == "strokes"
+                                        else (40 if in_trump else 20))
+
+    # -- moves --------------------------------------------------------------------------
+
+    def announceable(self, m: MState) -> list:
+        c = m.cards
+        if c.trick or c.is_over():
+            return []
+        seat = c.to_move(2)
+        if not m.won[self.rules.side(seat)]:
+            return []
+        up = c.playable(seat)
+        return [s for s, (king, ober, _) in self.marriages.items()
+                if s not in m.announced and king in up and ober in up]
+
+    def moves(self, m: MState, forced: bool = False) -> list:
+        """(suit announced or None, card) for every legal card; with ``forced`` only what
+        the solver lists (announcing whenever possible)."""
+        cards = legal_moves(self.rules, m.cards)
+        suits = self.announceable(m)
+        if forced and suits:
+            return [(s, c) for s in suits for c in cards]
+        return [(None, c) for c in cards] + [(s, c) for s in suits for c in cards]
+
+    def play(self, m: MState, move) -> MState:
+        suit, card = move
+        seat = m.cards.to_move(2)
+        side = self.rules.side(seat)
+        points, bonus, announced = list(m.points), list(m.bonus), m.announced
+        if suit is not None:
+            assert suit in self.announceable(m), "an illegal announcement"
+            worth = self.marriages[suit][2]
+            (bonus if self.scoring == "strokes" else points)[side] += worth
+            announced = announced | {suit}
+        cards, gain = play(self.rules, m.cards, card)
+        won, winners, left = m.won, m.winners, m.left
+        if not cards.trick:                       # the trick is complete
+            w = self.rules.side(cards.leader)
+            left -= 1
+            points[0] += gain[0]
+            points[1] += gain[1]
+            if left == 0:
+                points[w] += LAST_TRICK
+            won = tuple(True if s == w else won[s] for s in (0, 1))
+            winners = None if winners is None else winners + (w,)
+            if left == 0 and winners is not None and len(winners) >= WASCHE_TRICKS \
+                    and set(winners[-WASCHE_TRICKS:]) == {w}:
+                (bonus if self.scoring == "strokes" else points)[w] += \
+                    1 if self.scoring == "strokes" else 20
+        return MState(cards, tuple(points), tuple(bonus), won, announced, winners, left)
+
+    # -- what a finished deal is worth ----------------------------------------------------
+
+    def game(self, m: MState):
+        """(winner side or None, level, strokes) of the game by its card points."""
+        p = m.points
+        winner = 0 if p[0] >= 66 and p[0] > p[1] else 1 if p[1] >= 66 and p[1] > p[0] else None
+        if winner is None:
+            return None, "tie", 0
+        loser = 1 - winner
+        if not m.won[loser]:
+            return winner, "schwarz", 4
+        if p[loser] <= 32:
+            return winner, "schneider", 2
+        return winner, "simple", 1
+
+    def score(self, m: MState) -> int:
+        """Points: seat 1's rank (6 Schwarz .. 3 undecided .. 0 Schwarz against).  Strokes:
+        seat 1's strokes minus seat 2's."""
+        winner, level, strokes = self.game(m)
+        if self.scoring == "strokes":
+            d = m.bonus[0] - m.bonus[1]
+            return d if winner is None else d + (strokes if winner == 0 else -strokes)
+        if winner is None:
+            return 3
+        rank = {"schwarz": 6, "schneider": 5, "simple": 4}[level]
+        return rank if winner == 0 else 6 - rank
+
+    def total(self, m: MState) -> int:
+        """What the totals objective plays for: the difference of points (points; the
+        bonuses make the game non-constant-sum), seat 1's card points (strokes)."""
+        return m.points[0] - m.points[1] if self.scoring == "points" else m.points[0]
+
+    # -- minimax --------------------------------------------------------------------------
+
+    def best(self, m: MState, payoff) -> tuple:
+        """(value, final state) of perfect play for ``payoff`` (seat 1 maximises)."""
+        key = (m, payoff)
+        if key in self.memo:
+            return self.memo[key]
+        if m.cards.is_over():
+            result = (payoff(m), m)
+        else:
+            maximise = self.rules.side(m.cards.to_move(2)) == 0
+            result = None
+            for move in self.moves(m):
+                value, final = self.best(self.play(m, move), payoff)
+                if result is None or (value > result[0] if maximise else value < result[0]):
+                    result = (value, final)
+        self.memo[key] = result
+        return result
+
+
+@dataclass
+class MariageResult:
+    scoring: str
+    totals: tuple                 # final points of a best line for the totals
+    total_value: int              # its value (difference for points, seat 1's points for strokes)
+    score: int                    # forced rank (points) or stroke difference (strokes)
+    moves: dict                   # (suit or None, card) -> (total value, score, final points)
+    forced: set                   # the moves the solver lists (announcing whenever possible)
+    to_move: int | None
+    state: MState
+    mariage: Mariage
+
+
+def solve_mariage(deal) -> MariageResult:
+    """The reference result of a Mariage deal after its ``play`` (announcements included)."""
+    rules, cards = initial(deal)
+    opts = deal.options
+    scoring = opts["mariage_score"]
+    game = Mariage(rules, deal.trump_suit, scoring)
+    taken = tuple(deal.taken)
+    won = tuple(bool(w) for w in deal.won_trick) if deal.won_trick is not None else \
+        tuple(t > 0 for t in taken)
+    size = sum(len(p) for seat in cards.holdings for p in seat)
+    m = MState(cards, taken, (0, 0), won, frozenset(deal.announced), (), size // 2)
+    shows = {(t, k): suit for t, k, suit in deal.shows}
+    for t, trick in enumerate(deal.play):
+        for k, card in enumerate(trick):
+            m = game.play(m, (shows.get((t, k)), card))
+    total_value, final = game.best(m, game.total)
+    score, _ = game.best(m, game.score)
+    moves = {}
+    for move in game.moves(m):
+        child = game.play(m, move)
+        value, end = game.best(child, game.total)
+        moves[move] = (value, game.best(child, game.score)[0], end.points)
+    forced = set(game.moves(m, forced=True))
+    to_move = None if m.cards.is_over() else m.cards.to_move(2) + 1
+    return MariageResult(scoring, final.points, total_value, score, moves, forced, to_move, m, game)

@@ -521,9 +521,8 @@ stock = "♥A ♥7"
 # ============================================================================================
 #
 # 66 wins (and more than the other side); the last trick counts 10 extra (130 in all); a
-# marriage (King + Ober of Rot or Schellen, both face up) is announced by LEADING one of them
-# while the other lies face up, once the leader has won a trick (points in `taken` count), for
-# 20 (40 in trump); winning all of the last four tricks (Wäsche) brings 20; the loser is
+# marriage (King + Ober of Rot or Schellen, both face up) is announced by the player on lead
+# with ANY lead card, once he has won a trick (points in `taken` count), for 20 (40 in trump); winning all of the last four tricks (Wäsche) brings 20; the loser is
 # Schneider below 33; strokes 1/2/4.
 # With Eichel trump the trumps are EO E7 GO EU GU RU SU EA E10 EK E9 E8; Grün is A 10 K 9 8 7,
 # Rot and Schellen A 10 K O 9 8 7.  With Rot trump: EO R7 GO EU GU RU SU RA R10 RK RO R9 R8.
@@ -546,26 +545,26 @@ def mariage(one: str, two: str, a: int, b: int, trump: str = "eichel") -> str:
 
 
 def test_mariage_marriage_announced():
-    # taken [60, 53] (seat 1 has won a trick before).  1: RK RO   2: R7 R8.  Seat 1 leads RK
-    # (or RO) with the other face up: marriage, 20 (Rot is not trump).  Seat 2 must follow with
+    # taken [60, 53] (seat 1 has won a trick before).  1: RK RO   2: R7 R8.  Seat 1 announces
+    # the marriage with his lead (RK or RO, both face up): 20 (Rot is not trump).  Seat 2 must follow with
     # R7/R8, lower: seat 1 wins both tricks, 4 + 3 points and the last trick 10.  Only two tricks
     # are left, so no Wäsche.  Seat 1: 60 + 20 + 7 + 10 = 97, seat 2: 53 -> seat 1 wins simple
     # (53 >= 33).
     result = solve_text(mariage("RK RO", "R7 R8", 60, 53))
     assert result.totals == (97, 53)
     assert len(result.announcements) == 1
-    seat, announced_card, points = result.announcements[0]
-    assert seat == 1 and announced_card in cards("RK RO", "german") and points == 20
+    seat, lead, points, pair = result.announcements[0]
+    assert seat == 1 and points == 20 and deal_pair_suit(result, pair) == 2
     check_outcome(result, 1, "simple", 1)
 
 
 def test_mariage_marriage_in_trump_counts_40():
     # Rot trump: RK > RO > R9 > R8, all trumps (R7 would be the Spitze, so it is not used).
-    # taken [60, 53].  Seat 1 leads RK or RO: marriage in trump, 40; seat 2 must follow trump
+    # taken [60, 53].  Seat 1 announces with his lead: marriage in trump, 40; seat 2 must follow trump
     # lower; seat 1 wins both: 60 + 40 + 7 + 10 = 117 against 53.
     result = solve_text(mariage("RK RO", "R8 R9", 60, 53, trump="rot"))
     assert result.totals == (117, 53)
-    assert [(s, p) for s, _, p in result.announcements] == [(1, 40)]
+    assert [(s, p) for s, _, p, _ in result.announcements] == [(1, 40)]
     check_outcome(result, 1, "simple", 1)
 
 
@@ -590,7 +589,7 @@ def test_mariage_win_a_trick_then_announce():
     result = solve_text(mariage("GA RK RO", "G7 R7 R8", 0, 102))
     assert result.totals == (48, 102)
     assert result.line[0] == card("GA", "german")
-    assert [(s, p) for s, _, p in result.announcements] == [(1, 20)]
+    assert [(s, p) for s, _, p, _ in result.announcements] == [(1, 20)]
     check_outcome(result, 2, "simple", 1)
     moves = moves_of(result)
     assert moves[card("GA", "german")].totals == (48, 102) and moves[card("GA", "german")].optimal
@@ -654,43 +653,8 @@ def test_mariage_66_each_is_no_win():
     check_outcome(result, None, "tie", 0)
 
 
-# Rot trump (also the 17th card: seat 1's first face-up card is RK): EO R7 GO EU GU RU SU RA R10
-# RK RO R9 R8.  taken [96, 0]: seat 1 has won tricks, seat 2 none.  Points in play 24, + 10.
-#   1: RK RO SK          2: EU G8 RA        (all face up)
-# - RK or RO first announces the marriage in trump, 40.  Seat 2 must follow trump with EU or RA,
-#   both higher than RK and RO, and wins; then he leads his other trump (seat 1 must follow with
-#   his last trump, lower) and G8 (seat 1 cannot follow Grün, has no trump left: SK): seat 2
-#   wins all three tricks, 24 + 10 = 34, seat 1 96 + 40 = 136.  Difference 102; seat 2 has 34,
-#   not below 33: seat 1 wins simple (1 stroke).
-# - SK first: seat 2 cannot follow Schellen and must trump (EU or RA) and wins the trick, so he
-#   leads next; seat 1 only leads again after trumping G8 with RK or RO, when the marriage is
-#   broken: no marriage.  Seat 2 stays below 33 whatever he does:
-#     EU (4 + 2 = 6), then RA (seat 1 follows with RO: + 14) and G8 (seat 1 trumps with RK): 20;
-#     EU, then G8 (seat 1 trumps with RK) and RA over the RO seat 1 must lead: 6 + 11 + 3 + 10 = 30;
-#     RA (4 + 11 = 15), then EU (seat 1 follows RO: + 5) and G8 (trumped): 20;
-#     RA, then G8 (trumped with RK) and EU over RO: 15 + 2 + 3 + 10 = 30.
-#   (Trumping G8 with RO instead would give him 31, still below 33.)  Seat 1 wins Schneider
-#   (2 strokes), 100-30 with best play for the points: a difference of 70.
-# Playing for the difference of points (objective "total") leads a marriage card (136-34);
-# playing for the score (2 strokes beat 1) leads SK.
-TRUMP_MARRIAGE_OR_SCHNEIDER = mariage("RK RO SK", "EU G8 RA", 96, 0, trump="rot")
-
-
-def test_mariage_total_objective_takes_the_trump_marriage():
-    result = solve_text(TRUMP_MARRIAGE_OR_SCHNEIDER, objective="total")
-    assert result.totals == (136, 34)
-    assert result.line[0] in cards("RK RO", "german")
-    assert [(s, p) for s, _, p in result.announcements] == [(1, 40)]
-    check_outcome(result, 1, "simple", 1)
-    moves = moves_of(result)
-    assert moves[card("SK", "german")].totals == (100, 30) and not moves[card("SK", "german")].optimal
-
-
-def test_mariage_score_objective_plays_for_schneider():
-    result = solve_text(TRUMP_MARRIAGE_OR_SCHNEIDER)
-    assert result.totals == (136, 34)                 # the totals are those of objective total
-    check_outcome(result, 1, "schneider", 2)
-    assert result.line[0] == card("SK", "german")
+# The Mariage position where announcing with a low lead wins and leading the King or Ober
+# loses (the old reading of the variant) is in tests/test_mariage.py.
 
 
 # ============================================================================================
@@ -709,7 +673,20 @@ def state_key(position) -> tuple:
             tuple(tuple(tuple(p) for p in seat) for seat in position.piles),
             tuple(position.stock), tuple(position.trick), position.leader,
             tuple(position.points), tuple(position.prior_tricks),
-            tuple(position.rules.side(r.winner) for r in position.history), position.announced)
+            tuple(position.rules.side(r.winner) for r in position.history), position.shown,
+            position.showing, tuple(position.bonus))
+
+
+def referee_moves(position) -> list:
+    """Every legal card, at a lead also with each marriage that may be announced (the
+    referee's own rules; not announcing is played too)."""
+    cards_ = position.legal_moves()
+    pairs = position.showable_pairs() if not position.trick else []
+    return [(c, None) for c in cards_] + [(c, p) for p in pairs for c in cards_]
+
+
+def deal_pair_suit(result, pair) -> int:
+    return result.deal.rule_set.pairs[pair][0].suit
 
 
 def minimax(position, payoff, memo: dict) -> int:
@@ -720,9 +697,9 @@ def minimax(position, payoff, memo: dict) -> int:
     if key in memo:
         return memo[key]
     values = []
-    for c in position.legal_moves():
+    for c, pair in referee_moves(position):
         child = position.copy()
-        child.play(c)
+        child.play(c, pair=pair)
         values.append(minimax(child, payoff, memo))
     value = max(values) if position.rules.side(position.to_move) == 0 else min(values)
     memo[key] = value
@@ -740,10 +717,10 @@ def check_against_minimax(deal, result, payoff, of_result, of_move, label: str) 
         assert not result.moves
         return
     legal = position.legal_moves()
-    assert sorted(m.card for m in result.moves) == sorted(legal), label
+    assert sorted(set(m.card for m in result.moves)) == sorted(legal), label
     for move in result.moves:
         child = position.copy()
-        child.play(move.card)
+        child.play(move.card, pair=move.pair)
         want = minimax(child, payoff, memo)
         assert of_move(move) == want, f"{label}: card {move.card}: solver {of_move(move)}, minimax {want}"
 

@@ -24,6 +24,7 @@ class Row:
     level: str | None
     winner: int | None
     rank: int | None
+    pair: int | None = None          # the pair shown with the lead (a Mariage marriage)
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def rows_of(result: Result, expand: bool) -> tuple[Row, ...]:
         first = moves[0]
         rows.append(Row(tuple(m.card for m in moves), first.totals,
                         result.totals[own] - first.totals[own], first.optimal, first.level,
-                        first.winner, first.rank))
+                        first.winner, first.rank, first.pair))
     sign = 1 if own == 0 else -1
     rows.sort(key=lambda r: (not r.optimal, -sign * (r.rank or 0), r.loss))
     return tuple(rows)

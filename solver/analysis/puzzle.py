@@ -168,7 +168,7 @@ def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
         searcher.push(group[0])
         ok = gs.holds()
         searcher.pop()
-        cards = tuple(searcher.tables.cards[i] for i in group)
+        cards = tuple(searcher.tables.cards[i & 63] for i in group)
         (key if ok else failing).append(cards)
     if not reachable:
         verdict = "unreachable"
@@ -221,7 +221,7 @@ def _main_line(searcher: Searcher, gs: GoalSearch, side: int) -> tuple[Card, ...
     finally:
         for _ in line:
             searcher.pop()
-    return tuple(searcher.tables.cards[i] for i in line)
+    return tuple(searcher.tables.cards[i & 63] for i in line)
 
 
 def _refute(searcher: Searcher, gs: GoalSearch, side: int, first: int):
@@ -241,7 +241,7 @@ def _refute(searcher: Searcher, gs: GoalSearch, side: int, first: int):
     finally:
         for _ in line:
             searcher.pop()
-    cards = [searcher.tables.cards[i] for i in line]
+    cards = [searcher.tables.cards[i & 63] for i in line]
     return (cards[0], tuple(cards[1:]))
 
 

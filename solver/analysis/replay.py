@@ -29,6 +29,7 @@ class Step:
     level_before: str | None = None  # forced outcome before and after (score objective)
     level_after: str | None = None
     rank_cost: int = 0               # how many ladder steps the card gave away
+    pair: int | None = None          # the pair shown with the card (a marriage announced)
 
 
 @dataclass(frozen=True)
@@ -57,18 +58,21 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     start = deal.start()
     engine = new_engine(tt_megabytes)
     searcher = Searcher.start(deal, start, engine)
-    played = [card for trick in deal.play for card in trick]
+    shows = {(t, k): deal._pair(suit) for t, k, suit in deal.shows}
+    # each card with the pair shown with it, or explicitly none (a lead may leave one unshown)
+    played = [(card, shows.get((t, k), -1)) for t, trick in enumerate(deal.play)
+              for k, card in enumerate(trick)]
     cards_left = sum(len(start.held(s)) for s in range(start.seats)) + len(start.stock)
     steps: list[Step] = []
     value = searcher.value()
     before = searcher.final_totals(value)
     rung = searcher.forced_rung(before[0] if start.rules.constant_sum else None) if with_outcome else None
-    for k, card in enumerate(played):
+    for k, (card, pair) in enumerate(played):
         position = searcher.position
         seat = position.to_move
         side = position.rules.side(seat)
         trick_no = len(position.history) + 1
-        index = searcher.tables.index[card]
+        index = engine.move(searcher.tables.index[card], pair if not position.trick else -2)
         gain = searcher.push(index)
         child = gain + searcher.value(value - gain) if engine.tricks_left else gain
         after = searcher.final_totals(child - gain)
@@ -87,7 +91,8 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
             rank_cost = (rung.rank - after_rank) if side == 0 else (after_rank - rung.rank)
         steps.append(Step(trick_no, seat + 1, card, before, after, max(cost, 0), better,
                           rung.text if rung else None,
-                          (child_rung.text if child_rung else None) if rung else None, max(rank_cost, 0)))
+                          (child_rung.text if child_rung else None) if rung else None, max(rank_cost, 0),
+                          pair if pair >= 0 else None))
         searcher.push(index)
         value = child - gain
         before = after
@@ -112,12 +117,13 @@ def _keeping_cards(searcher: Searcher, value: int, maximise: bool) -> tuple[Card
             ok = searcher.at_least(rest) if maximise else not searcher.at_least(rest + 1)
         searcher.pop()
         if ok:
-            keep += [searcher.tables.cards[i] for i in group]
+            keep += [searcher.tables.cards[i & 63] for i in group]
     return tuple(keep)
 
 
 def _finished(searcher: Searcher, index: int):
     """The final position after the last card (for its outcome)."""
     position = searcher.position.copy()
-    position.play(searcher.tables.cards[index])
+    move = searcher.move_of(index)
+    position.play(move.card, pair=move.pair)
     return position

@@ -1,7 +1,8 @@
-# The search: fail-soft alpha-beta over cards, side 0 maximising the points it still takes,
-# side 1 minimising them (every game here is constant-sum within one search).  A value is
-# always "what side 0 takes from this position on", so transposition-table entries are
-# independent of the history.  MTD(f) drives it with null windows.
+# The search: fail-soft alpha-beta over moves, the side named by the objective (max_side,
+# objective.pxi) maximising what it still gains, the other side minimising it: every search
+# is zero-sum in its own value.  A value is always "what the maximising side gains from this
+# position on", so transposition-table entries depend on the history only through the tag
+# in the key.  MTD(f) drives it with null windows.
 
 ctypedef struct Searcher:
     Ctx c
@@ -17,7 +18,7 @@ cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     hands (the stock), the leader."""
     ka[0] = c.inplay
     kb[0] = c.hand[0] if c.stock_layout else 0
-    kc[0] = <uint32_t> c.leader | ((<uint32_t> c.tag) << 3) | (objective_id(c) << 7)
+    kc[0] = <uint32_t> c.leader | (objective_id(c) << 7) | history_key(c)
 
 
 cdef inline void put_plane(uint64_t plane, int off, int width, uint64_t* ka, uint64_t* kb) noexcept nogil:
@@ -194,7 +195,7 @@ cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
 
 cdef inline int last_trick(Ctx* c) noexcept nogil:
     """The last trick plays itself: every seat has one card left."""
-    cdef int n = c.nseats, k, s, x, g, stop = 0, old_tag = c.tag
+    cdef int n = c.nseats, k, s, x
     cdef int wseat = c.leader
     cdef int wcard = st_ctz(c.hand[c.leader])
     cdef int pts = c.value[wcard]
@@ -206,14 +207,7 @@ cdef inline int last_trick(Ctx* c) noexcept nogil:
             wcard = x
             wseat = s
     pts += c.trick_bonus + c.last_bonus
-    if c.mode == MODE_POINTS and not c.wasche_tricks:
-        return c.trick_scale * pts if c.side[wseat] == c.max_side else 0
-    c.tricks_left = 0
-    tag_after_trick(c, wseat)
-    g = trick_gain(c, wseat, pts, &stop)
-    c.tricks_left = 1
-    c.tag = old_tag
-    return g
+    return last_trick_gain(c, wseat, pts)
 
 
 cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
@@ -362,7 +356,8 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
 
 
 cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
-    """The value (points side 0 still takes) of the position, fail-soft within (alpha, beta)."""
+    """The value (what the maximising side still gains) of the position, fail-soft within
+    (alpha, beta)."""
     cdef int n = c.nseats
     cdef int tpos = c.tlen
     cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
@@ -385,7 +380,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             bucket = tt_bucket(tt, ka, kb, kc)
             st_prefetch(bucket)
         value_range(c, &lo, &hi)
-        if c.use_bounds and c.mode == MODE_POINTS and not (c.nmar or c.wasche_tricks):
+        if c.use_bounds and c.mode == MODE_POINTS and not c.extras:
             sure_points(c, sure)
             lo = c.trick_scale * sure[c.max_side]
             hi -= c.trick_scale * sure[1 - c.max_side]
@@ -429,8 +424,10 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         elif best < beta:
             beta = best
     # Stage 2: the other moves, ordered.
-    if alpha < beta and legal:
+    if alpha < beta and (legal or (c.npair and tpos == 0)):
         nm = order_moves(c, seat, legal, moves, -1)
+        if c.npair and tpos == 0:
+            nm = add_show_choices(c, seat, moves, nm, ttmove if tried else -1)
         for i in range(nm):
             m = moves[i]
             v = search_move(c, tt, seat, m, alpha, beta)
@@ -452,7 +449,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             if alpha >= beta:
                 break
     if alpha >= beta:
-        c.hist[seat][bestmove] += c.tricks_left * c.tricks_left
+        c.hist[seat][bestmove & CARD_MASK] += c.tricks_left * c.tricks_left
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1

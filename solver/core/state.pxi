@@ -37,10 +37,12 @@ cdef extern from *:
 cdef enum:
     MAXSEATS = 8
     MAXCARDS = 64
-    MAXMOVES = 16
+    MAXMOVES = 32               # cards a seat may play, times the pairs it may show with a lead
     MAXSTOCK = 40
     MAXPLY = 80
     MAXVC = 12
+    MAXPAIRS = 4
+    MAXGOAL = 256
     INF = 30000
 
 ctypedef struct Rule:
@@ -74,13 +76,19 @@ ctypedef struct Ctx:
     int trick_scale
     int extra_own
     int extra_other
-    int nmar                    # marriages: King, Ober, value
-    int mar_k[4]
-    int mar_o[4]
-    int mar_val[4]
-    uint64_t mar_cards
-    int wasche_tricks           # the last this many tricks won by one side bring wasche_value
-    int wasche_value
+    int npair                   # pair bonus: pairs of cards the leader may show, once each, with
+    int pair_a[MAXPAIRS]        # any lead while both lie face up in his playable cards, once his
+    int pair_b[MAXPAIRS]        # side has won a trick; showing pair p earns pair_val[p]
+    int pair_val[MAXPAIRS]
+    uint64_t pair_cards
+    int run_tricks              # run bonus: winning each of the last run_tricks tricks brings
+    int run_value               # run_value
+    int goal                    # final payoff in use: goal_pay[sides that won a trick][side 0's
+    int goal_pay[4][MAXGOAL]    # trick points at the end], for side 0 (objective.pxi)
+    int goal_lo                 # the least and the most of goal_pay
+    int goal_hi
+    int goal_pts                # side 0's trick points so far (kept with extras; keyed with a goal)
+    int extras                  # any of the three above: the value depends on a little history
     int tag                     # history the value depends on (objective.pxi)
     int nvc                     # value classes: sum of values = sum vc_val * popcount
     int vc_val[MAXVC]

@@ -83,8 +83,17 @@ class RuleSet:
     stock_follow: FollowRule = FREE  # while the stock lasts
     trick_bonus: int = 0            # added to every trick (Scharwenzel counts tricks)
     last_trick_bonus: int = 0
-    marriages: tuple[tuple[Card, Card, int], ...] = ()   # King, Ober, value when announced
-    wasche: tuple[int, int] = (0, 0)   # (n, value): winning all of the last n tricks earns value
+    # Pair bonus: (a, b, worth): the seat on lead, once its side has won a trick, may show a
+    # pair whose two cards lie face up among its playable cards, once, with any lead card.
+    pairs: tuple[tuple[Card, Card, int], ...] = ()
+    pair_word: str = "pair"         # how a player calls a pair ("marriage")
+    run_bonus: tuple[int, int] = (0, 0)   # (n, worth): winning all of the last n tricks earns worth
+    # True: the bonuses add to the points; False: they are scored apart (strokes), and the
+    # score objective plays for ``final_payoff`` plus the bonuses
+    bonus_in_points: bool = True
+    # (final points of side 0, of side 1, side 0 won a trick, side 1 won one) -> what the game
+    # scores to side 0 minus side 1, bonuses apart; only with bonus_in_points False
+    final_payoff: Callable[[int, int, bool, bool], int] | None = field(default=None, compare=False)
     options: dict[str, Any] = field(default_factory=dict)
     effective_suit: dict[Card, int] = field(init=False, repr=False, compare=False)
     power: dict[Card, int] = field(init=False, repr=False, compare=False)
@@ -110,8 +119,19 @@ class RuleSet:
 
     @property
     def constant_sum(self) -> bool:
-        """Whatever one side wins the other loses (no extras outside the tricks)."""
-        return not self.marriages and not self.wasche[0]
+        """Whatever one side wins the other loses (no bonuses added to the points)."""
+        return not (self.bonus_in_points and self.has_bonuses)
+
+    @property
+    def has_bonuses(self) -> bool:
+        return bool(self.pairs or self.run_bonus[0])
+
+    def pair_of_suit(self, suit: int) -> int | None:
+        """The number of the pair whose cards are of ``suit`` (None: no pair)."""
+        for p, (a, b, _) in enumerate(self.pairs):
+            if a.suit == suit and b.suit == suit:
+                return p
+        return None
 
     def is_trump(self, card: Card) -> bool:
         return self.trump is not None and self.effective_suit[card] == self.trump

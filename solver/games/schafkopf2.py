@@ -26,8 +26,13 @@ OPTIONS = (
            "the loser is Schneider with this many card points or fewer: 30 or 29",
            "rules.md §2 (30 in the old rule text; 29 as in Skat)", (30, 29)),
     Option("mariage", False,
-           "Mariage variant: trump by the 17th card, 66 wins, last trick 10, marriages 20/40, "
-           "Wäsche 20", "rules.md §2"),
+           "Mariage variant: trump by the 17th card, 66 wins, last trick 10, marriages "
+           "announced with any lead, the Wäsche (the last four tricks)", "rules.md §2"),
+    Option("mariage_score", "points",
+           "Mariage: points: a marriage counts 20 card points (40 in trump), the Wäsche 20; "
+           "strokes: the game winner scores 1 stroke (Schneider 2, Schwarz 4, our reading), "
+           "each marriage 1 stroke (2 in trump) to its announcer, the Wäsche 1 stroke",
+           "rules.md §2 (the old rule text names both ways)", ("points", "strokes")),
 )
 
 VALUES = {ACE: 11, TEN: 10, KING: 4, QUEEN: 3, JACK: 2}
@@ -57,17 +62,21 @@ def build(trump: int | None, options: dict, players: int = 2) -> RuleSet:
             plain[suit] = tuple(Card(suit, r) for r in (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
                                 if Card(suit, r) not in trumps)
     marriages: tuple = ()
+    strokes = options["mariage"] and options["mariage_score"] == "strokes"
     if options["mariage"]:
         # Eichel-Ober and Grün-Ober are always trump Wenzels, so only Rot and Schellen marry.
-        marriages = tuple((Card(s, KING), Card(s, QUEEN), 40 if s == trump_suit else 20)
+        worth = (2, 1) if strokes else (40, 20)
+        marriages = tuple((Card(s, KING), Card(s, QUEEN), worth[0] if s == trump_suit else worth[1])
                           for s in (HEARTS, DIAMONDS))
     return RuleSet(
         game="schafkopf2", unit="points", seats=2, layout="piles", deck=PACK,
         trump=trump_suit, trumps=trumps, plain=plain,
         values={c: VALUES.get(c.rank, 0) for c in PACK},
         follow=FollowRule(follow_suit=True, must_trump=True, must_beat=options["must_beat"]),
-        last_trick_bonus=10 if options["mariage"] else 0, marriages=marriages,
-        wasche=(4, 20) if options["mariage"] else (0, 0), options=dict(options))
+        last_trick_bonus=10 if options["mariage"] else 0, pairs=marriages, pair_word="marriage",
+        run_bonus=(4, 1 if strokes else 20) if options["mariage"] else (0, 0),
+        bonus_in_points=not strokes, final_payoff=stroke_difference if strokes else None,
+        options=dict(options))
 
 
 # --- scoring -----------------------------------------------------------------------------------
@@ -86,7 +95,54 @@ def thresholds(options: dict) -> tuple[int, int]:
     return (61, int(options["schneider_at"]))
 
 
+def game_strokes(p0: int, p1: int, won0: bool, won1: bool) -> tuple[int | None, str, int]:
+    """Mariage: the winner of the game (0, 1 or None), its level and strokes, from the final
+    card points (66 and more than the other wins; the loser is Schneider at 32 or fewer and
+    Schwarz without a trick: the plain game's levels carried over, our reading)."""
+    win, schneider = 66, 32
+    winner = 0 if p0 >= win and p0 > p1 else 1 if p1 >= win and p1 > p0 else None
+    if winner is None:
+        return None, "tie", 0
+    loser_points, loser_won = (p1, won1) if winner == 0 else (p0, won0)
+    level = "schwarz" if not loser_won else "schneider" if loser_points <= schneider else "simple"
+    return winner, level, STROKES[level]
+
+
+def stroke_difference(p0: int, p1: int, won0: bool, won1: bool) -> int:
+    """What the game scores side 0 minus side 1 in strokes (marriages and the Wäsche apart)."""
+    winner, _, strokes = game_strokes(p0, p1, won0, won1)
+    return 0 if winner is None else strokes if winner == 0 else -strokes
+
+
+def strokes_outcome(final, deal):
+    """``mariage_score = strokes``: the game's strokes to its winner, plus the strokes of the
+    marriages and the Wäsche to whoever made them.  The rank is seat 1's strokes minus seat
+    2's, which both play for (the forced outcome is the best difference for the side to move)."""
+    p, bonus = final.points, final.bonus
+    winner, level, strokes = game_strokes(p[0], p[1], final.has_won(0), final.has_won(1))
+    own = [bonus[0], bonus[1]]
+    if winner is not None:
+        own[winner] += strokes
+    words = {"simple": "simple", "schneider": "Schneider", "schwarz": "Schwarz"}
+    if winner is None:
+        text = f"{p[0]}–{p[1]}: undecided, neither side won (66 needed)"
+    else:
+        text = (f"{SEAT_NAMES[winner].capitalize()} wins {words[level]} {p[winner]}–{p[1 - winner]} "
+                f"({strokes} stroke{'s' if strokes > 1 else ''})")
+    text += f"; with marriages and the Wäsche: {own[0]}–{own[1]} strokes"
+    bonuses = {"strokes": own, "marriages_and_wasche": [bonus[0], bonus[1]]}
+    last = final.history[-3:]
+    if len(last) == 3 and len({final.rules.side(r.winner) for r in last}) == 1:
+        side = final.rules.side(last[0].winner)
+        bonuses["grosse_wasche"] = {"seat": side + 1, "strokes": 9}
+        text += f"; große Wäsche (the last three tricks) to seat {side + 1}: a Kopf, 9 strokes"
+    return Outcome(None if winner is None else winner + 1, level, strokes, text,
+                   rank=own[0] - own[1], bonuses=bonuses)
+
+
 def outcome(final, deal):
+    if deal.options["mariage"] and deal.options["mariage_score"] == "strokes":
+        return strokes_outcome(final, deal)
     p = final.points
     win, schneider = thresholds(deal.options)
     if deal.options["mariage"]:
@@ -118,7 +174,8 @@ def ladder(position, deal):
     simple, Schneider, Schwarz.  Points levels are thresholds on seat 1's final points
     (the total is fixed); Schwarz is a run of every remaining trick."""
     if deal.options["mariage"]:
-        return mariage_ladder(position)
+        # with strokes the score objective plays for the stroke difference (final_payoff)
+        return [] if deal.options["mariage_score"] == "strokes" else mariage_ladder(position)
     win, schneider = thresholds(deal.options)
     left = position.tricks_left()
     rest = sum(position.rules.values[c] for c in position.in_play())
