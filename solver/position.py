@@ -88,7 +88,9 @@ class Position:
         return cards + list(self.stock) + list(self.trick)
 
     def cards_left(self) -> int:
-        return sum(len(self.held(s)) for s in range(self.seats)) + len(self.stock)
+        if self.rules.layout == "piles":
+            return sum(sum(map(len, piles)) for piles in self.piles) + len(self.stock)
+        return sum(map(len, self.hands)) + len(self.stock)
 
     def tricks_left(self) -> int:
         """Tricks still to be completed, the current one included."""
@@ -168,12 +170,12 @@ class Position:
     def why_illegal(self, card: Card) -> str | None:
         """None if the player to move may play ``card``, else the reason in plain words."""
         rules, seat = self.rules, self.to_move
-        if self.is_over():
-            return "the deal is over"
-        if card not in self.held(seat):
-            return f"{self._text(card)} is not held by seat {seat + 1}"
         options = self.playable(seat)
         if card not in options:
+            if self.is_over():
+                return "the deal is over"
+            if card not in self.held(seat):
+                return f"{self._text(card)} is not held by seat {seat + 1}"
             return f"{self._text(card)} is face down under another card of seat {seat + 1}"
         if not self.trick:
             return None
@@ -250,7 +252,8 @@ class Position:
         if self.stock:                       # the winner draws first, then the others in turn
             for k in range(self.seats):
                 self.hands[(winner + k) % self.seats].append(self.stock.pop(0))
-        if self.cards_left() == 0:
+        last = self.cards_left() == 0
+        if last:
             points += rules.last_trick_bonus
         record.points = points
         side = rules.side(winner)
@@ -258,7 +261,7 @@ class Position:
         self.tricks_won[side] += 1
         self.leader = winner
         self.history.append(record)
-        if self.cards_left() == 0 and rules.run_bonus[0] and self.run_state() == 1 + side:
+        if last and rules.run_bonus[0] and self.run_state() == 1 + side:
             record.run_bonus = rules.run_bonus[1]
             (self.points if rules.bonus_in_points else self.bonus)[side] += record.run_bonus
         return record
