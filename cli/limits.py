@@ -16,6 +16,7 @@ from typing import Callable
 import click
 
 from solver.anytime import Limits
+from solver.report import bounds_text
 
 EXIT_PARTIAL = 5
 
@@ -39,15 +40,7 @@ def limits_of(node_limit: int | None, time_limit: float | None) -> Limits:
     return Limits(nodes=node_limit, seconds=time_limit)
 
 
-def bounds_text(bounds, unit: str) -> str:
-    """'seat 1's side takes between 58 and 71 points' (both sides)."""
-    (low0, high0), (low1, high1) = bounds
-    first = f"{low0}" if low0 == high0 else f"between {low0} and {high0}"
-    other = f"{low1}" if low1 == high1 else f"between {low1} and {high1}"
-    return f"seat 1's side takes {first} {unit}, the other side {other}"
-
-
-def search_progress(unit: str, quiet: bool = False) -> Callable[[object], None] | None:
+def search_progress(deal, quiet: bool = False) -> Callable[[object], None] | None:
     """A callback for ``solver.solve(progress=...)`` that shows the proven bounds on standard
     error once a search has run for a second, on a terminal only."""
     if quiet or not sys.stderr.isatty():
@@ -58,7 +51,7 @@ def search_progress(unit: str, quiet: bool = False) -> Callable[[object], None] 
         if bounds is None or time.monotonic() - started < 1.0:
             return
         elapsed = time.monotonic() - started
-        sys.stderr.write(f"\r\x1b[Ksearching {elapsed:5.1f} s: {bounds_text(bounds, unit)}")
+        sys.stderr.write(f"\r\x1b[Ksearching {elapsed:5.1f} s, totals between {bounds_text(deal, bounds)}")
         sys.stderr.flush()
 
     return show

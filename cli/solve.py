@@ -9,6 +9,7 @@ from solver.report import solve_json, solve_report
 
 from .common import (deal_argument, emit_json, json_option, objective_option, read_deal, rule_option,
                      tt_option)
+from .limits import EXIT_PARTIAL, end_progress, limit_options, limits_of, search_progress
 
 
 @click.command("solve")
@@ -17,7 +18,9 @@ from .common import (deal_argument, emit_json, json_option, objective_option, re
 @objective_option
 @json_option
 @tt_option
-def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_json: bool, tt_mb: int) -> None:
+@limit_options
+def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_json: bool, tt_mb: int,
+                  node_limit: int | None, time_limit: float | None) -> None:
     """Solve the position in FILE exactly (FILE may be - for standard input).
 
     Prints the position, the final totals of both sides under perfect play (counting `taken`
@@ -27,17 +30,30 @@ def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     With --objective score (the default) both sides play for what the game scores; with
     --objective total for the most tricks, points or honours.
 
+    With --node-limit or --time-limit the search stops there and reports only what is proven
+    (both sides' totals as ranges, the outcome levels still possible, cards proven optimal or
+    worse), "exact": false in the JSON, and exits 5.  On a terminal a search longer than a
+    second shows the proven bounds; Ctrl-C stops it with them (exit 130).
+
     \b
     Examples:
       stich solve examples/scharwenzel-ending.toml
       stich solve examples/elfern-deal.toml --json
       stich solve examples/elfern-deal.toml --rule must_head=true
       stich solve examples/scharwenzel-deal.toml --objective total
+      stich solve examples/elfern-deal.toml --time-limit 0.05
       cat deal.toml | stich solve -
     """
     deal = read_deal(deal_file, rules)
-    result = solve_deal(deal, objective=objective, tt_megabytes=tt_mb)
+    progress = search_progress(deal, quiet=as_json)
+    try:
+        result = solve_deal(deal, objective=objective, tt_megabytes=tt_mb,
+                            limits=limits_of(node_limit, time_limit), progress=progress)
+    finally:
+        end_progress(progress)
     if as_json:
         emit_json(solve_json(result))
     else:
         click.echo(solve_report(result))
+    if not result.exact:
+        raise SystemExit(130 if result.stopped == "interrupt" else EXIT_PARTIAL)

@@ -159,6 +159,58 @@ def matadors_table(deal: Deal) -> str:
     return tabulate(rows, headers=["trump", "held by", "matadors", "cards"], tablefmt="simple")
 
 
+STOPPED_WORDS = {"nodes": "the node limit was reached", "time": "the time limit was reached",
+                 "interrupt": "it was interrupted"}
+
+
+def range_text(low: int, high: int) -> str:
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+def bounds_text(deal: Deal, bounds) -> str:
+    """Both sides' proven ranges, e.g. 'seats 1+3: 4–6 tricks, seats 2+4: 2–4 tricks'."""
+    rules = deal.rule_set
+    unit = UNIT_WORDS[rules.unit]
+    return ", ".join(f"{side_label(rules, side)}: {range_text(*bounds[side])} {unit}" for side in (0, 1))
+
+
+def partial_moves_table(result: Result) -> str:
+    """Every legal card with what is proven of it: its totals or their ranges, and whether it
+    is proven optimal, proven worse, or undecided."""
+    deal = result.deal
+    rows = []
+    for move in result.moves:
+        if move.totals is not None:
+            totals = f"{move.totals[0]} - {move.totals[1]}"
+        elif move.bounds is not None:
+            totals = f"{range_text(*move.bounds[0])} / {range_text(*move.bounds[1])}"
+        else:
+            totals = "?"
+        verdict = {True: "optimal", False: "worse", None: "undecided"}[move.optimal]
+        rows.append([move_text(move.card, move.pair, deal), totals,
+                     move_outcome_text(move, deal.rule_set), verdict])
+    return tabulate(rows, headers=["card", "totals (proven)", "outcome", "proven"], tablefmt="simple")
+
+
+def partial_report(result: Result, out: list[str]) -> str:
+    """A solve stopped by a limit: only what is proven, and a plain word that it is partial."""
+    deal = result.deal
+    out.append(f"PARTIAL ANSWER: the search stopped because {STOPPED_WORDS.get(result.stopped, result.stopped)}; "
+               f"only what is proven is shown.")
+    if result.totals is not None:
+        out.append(f"Double-dummy totals: {totals_text(deal, result.totals)}")
+    elif result.bounds is not None:
+        out.append(f"Double-dummy totals between: {bounds_text(deal, result.bounds)}")
+    if result.levels:
+        out.append("Outcome levels still possible: " + ", ".join(
+            level if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
+            for level, winner in result.levels))
+    out.append(f"({result.nodes:,} nodes, {result.seconds * 1000:.1f} ms)")
+    if result.moves:
+        out += ["", f"Cards of seat {result.to_move} (to play):", partial_moves_table(result)]
+    return "\n".join(out)
+
+
 def solve_report(result: Result) -> str:
     deal = result.deal
     position = deal.position()
@@ -167,6 +219,8 @@ def solve_report(result: Result) -> str:
     out.append("")
     if result.start_points != (0, 0):
         out.append(f"already won: {totals_text(deal, result.start_points)}")
+    if not result.exact:
+        return partial_report(result, out)
     if result.to_move is None:
         out.append(f"The deal is over. {totals_text(deal, result.totals)}")
         return "\n".join(out)
@@ -188,19 +242,37 @@ def solve_report(result: Result) -> str:
     return "\n".join(out)
 
 
+def _listed(pair) -> list | None:
+    return None if pair is None else list(pair)
+
+
+def _bounds_json(bounds) -> list | None:
+    return None if bounds is None else [list(bounds[0]), list(bounds[1])]
+
+
 def solve_json(result: Result) -> dict:
+    """The JSON of ``stich solve``.  A partial answer (a limit was hit) says ``"exact":
+    false`` and holds only what is proven: ``bounds`` on both sides' totals, ``levels``
+    still possible, and per card its totals or ``bounds`` and ``optimal`` true, false or
+    null (undecided); ``totals``, ``outcome`` and ``line_totals`` are null where unproven."""
     deal = result.deal
+    partial = {} if result.exact else {
+        "stopped": result.stopped, "bounds": _bounds_json(result.bounds),
+        "levels": [{"level": level, "winner": winner} for level, winner in result.levels]}
     return {
         "game": deal.game,
         "unit": deal.rule_set.unit,
         "objective": result.objective,
-        "totals": list(result.totals),
-        "outcome": result.outcome.as_json(),
+        "exact": result.exact,
+        **partial,
+        "totals": _listed(result.totals),
+        "outcome": result.outcome.as_json() if result.outcome is not None else None,
         "line": [move_text(c, p, deal) for c, p in
                  zip(result.line, result.line_pairs or (None,) * len(result.line))],
-        "line_totals": list(result.line_totals),
-        "moves": [{"card": card_text(m.card, deal), "totals": list(m.totals), "optimal": m.optimal,
+        "line_totals": _listed(result.line_totals),
+        "moves": [{"card": card_text(m.card, deal), "totals": _listed(m.totals), "optimal": m.optimal,
                    "group": m.group,
+                   **({"bounds": _bounds_json(m.bounds)} if not result.exact else {}),
                    **({"announce": shown_suit(m.pair, deal), "move": move_text(m.card, m.pair, deal)}
                       if m.pair is not None else {}),
                    "outcome": {"level": m.level, "winner": m.winner} if m.level is not None else None}

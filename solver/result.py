@@ -51,7 +51,8 @@ class Result:
     exact: bool = True
     stopped: str | None = None       # "nodes", "time" or "interrupt"
     bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # each side's (low, high)
-    levels: tuple[str, ...] = ()     # outcome levels still possible (score objective)
+    levels: tuple[tuple[str, int | None], ...] = ()   # outcome levels still possible (score
+                                     # objective), best for seat 1's side first: (level, winner)
 
     @property
     def unit(self) -> str:

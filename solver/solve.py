@@ -291,4 +291,5 @@ class _Work:
                       tuple(moves), searcher.root.to_move + 1, searcher.engine.nodes,
                       time.perf_counter() - started, base, exact=False,
                       stopped=self.stopped or "nodes", bounds=span,
-                      levels=tuple(r.text for r in rungs))
+                      levels=tuple((r.text, None if r.winner is None else r.winner + 1)
+                                   for r in rungs))

@@ -129,7 +129,7 @@ def _check_partial(partial, exact, budget, rung_text, where):
             low, high = partial.bounds[side]
             assert low <= exact.totals[side] <= high, where
     if rung_text is not None:
-        assert rung_text in partial.levels, where
+        assert rung_text in [level for level, _ in partial.levels], where
     assert [m.card for m in partial.moves] == [m.card for m in exact.moves], where
     for got, want in zip(partial.moves, exact.moves):
         if got.totals is not None:
@@ -182,3 +182,34 @@ def test_bad_solve_limits_are_refused(bad):
 
     with pytest.raises(ValueError):
         Limits(**bad)
+
+
+def test_cli_solve_with_a_limit_says_partial_and_exits_5():
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", "examples/schafkopf2-deal.toml", "--node-limit", "50", "--json"])
+    assert out.exit_code == 5, out.output
+    data = json.loads(out.output)
+    assert data["exact"] is False and data["stopped"] == "nodes" and data["totals"] is None
+    assert data["line"] == [] and data["outcome"] is None
+    low0, high0 = data["bounds"][0]
+    exact = json.loads(runner.invoke(main, ["solve", "examples/schafkopf2-deal.toml", "--json"]).output)
+    assert exact["exact"] is True
+    assert low0 <= exact["totals"][0] <= high0
+    text = runner.invoke(main, ["solve", "examples/schafkopf2-deal.toml", "--node-limit", "50"])
+    assert text.exit_code == 5 and "PARTIAL ANSWER" in text.output
+
+
+@pytest.mark.parametrize("option", [["--node-limit", "0"], ["--time-limit", "0"], ["--time-limit", "x"]])
+def test_cli_bad_limits_exit_2(option):
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    out = CliRunner().invoke(main, ["solve", "examples/schafkopf2-deal.toml", *option])
+    assert out.exit_code == 2
