@@ -349,6 +349,9 @@ def mariage_case(seed: int, scoring: str, size: str = "small") -> Case:
         elif roll < 0.75:                                # a broken one
             hands[1].append(Card(suit, K))
             hands[2].append(Card(suit, Q))
+    if rng.random() < 0.25:                              # King and Wenzel Ober: no marriage
+        suit = rng.choice((C, S))
+        hands[rng.choice((1, 2))][:0] = [Card(suit, K), Card(suit, Q)]
     for seat in (1, 2):
         hands[seat] = hands[seat][:cards_each]
     used = set(hands[1] + hands[2])

@@ -437,12 +437,14 @@ class Mariage:
     def __init__(self, rules: Rules, trump: int, scoring: str):
         self.rules, self.trump, self.scoring = rules, trump, scoring
         self.memo: dict = {}
-        # the marriages: King and Ober of a suit, neither a trump Wenzel (der Alte and Baste
-        # are always trump: Eichel and Grün cannot marry); 20 or 40 in trump, 1 or 2 strokes
+        # the marriages: King and Ober of a suit, neither a trump Wenzel: Eichel-Ober (der
+        # Alte) and Grün-Ober (Baste) are always trump Wenzels, whatever the trump suit, so
+        # Eichel and Grün cannot marry (Rot- and Schellen-Ober are ordinary cards of their
+        # suits, trump only as the trump suit's Ober); 20 or 40 in trump, 1 or 2 strokes
         self.marriages = {}
         for suit in SUITS:
             king, ober = Card(suit, K), Card(suit, Q)
-            wenzel = rules.is_trump(ober) and suit != trump
+            wenzel = suit in (C, S)
             if not wenzel:
                 in_trump = suit == trump
                 self.marriages[suit] = (king, ober, (2 if in_trump else 1) if scoring == "strokes"
