@@ -242,6 +242,7 @@ class Judgement:
     p_best: float                # share of layouts where the played card is double-dummy best
     layouts: int
     exact: bool
+    measure: str = "total"       # "total" (the game's unit) or "rung" (outcome ladder)
 
 
 def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str = "score",
@@ -279,7 +280,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         else:
             loss = best.mean - played.mean
         out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
-                             played.p_best, advice.layouts, is_exact))
+                             played.p_best, advice.layouts, is_exact, advice.measure))
     return out
 
 
@@ -333,7 +334,8 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
     rows = []
     for step, j in zip(replay_steps, judgements):
         dd = "ok" if step.cost == 0 and step.rank_cost == 0 else f"-{step.cost}"
-        pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} (best {j.best})"
+        unit = "rungs" if j.measure == "rung" else "in total"
+        pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
         rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", f"{j.p_best:.0%}",
                      f"{j.layouts}{' exact' if j.exact else ''}"])
     return rows
@@ -341,3 +343,16 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
 
 JUDGEMENT_HEADERS = ["trick", "seat", "card", "double-dummy", "player's view", "expected",
                      "P(dd best)", "layouts"]
+
+
+def judgement_report(replay_steps, judgements: list[Judgement]) -> str:
+    from tabulate import tabulate
+    head = ("Player's view: each card judged from what its player could see then (expected "
+            "total of its side over the layouts it could not tell apart).")
+    return head + "\n\n" + tabulate(judgement_rows(replay_steps, judgements), headers=JUDGEMENT_HEADERS)
+
+
+def judgement_json(judgements: list[Judgement]) -> list[dict]:
+    return [{"trick": j.trick, "seat": j.seat, "card": j.card, "expected": j.expected,
+             "best": j.best, "best_expected": j.best_expected, "loss": j.loss, "p_best": j.p_best,
+             "measure": j.measure, "layouts": j.layouts, "exact": j.exact} for j in judgements]

@@ -89,9 +89,11 @@ class InfoSet:
 def relaxed_replay(deal: Deal, pool: frozenset = frozenset(), watch=None) -> tuple[Position, list]:
     """Replay ``play`` checking only that each card is at hand (face up, held) and legal
     beside the seat's cards outside ``pool``; ``watch(position, card)`` sees each card first.
-    Returns the position and the start slot of every card, followed as it moves."""
+    Returns the position and the piles (seat, index) played from in its unfinished trick:
+    their lower cards are turned up only after the trick, so they are still face down."""
     position = deal.start()
     n = deal.players
+    pending: list[tuple[int, int]] = []
     for t, trick in enumerate(deal.play):
         if t + 1 < len(deal.play) and len(trick) != n:
             raise DealError(f"trick {t + 1} has {len(trick)} cards; only the last trick may be "
@@ -112,8 +114,13 @@ def relaxed_replay(deal: Deal, pool: frozenset = frozenset(), watch=None) -> tup
                                 deal.source)
             if watch is not None:
                 watch(position, card)
+            if not position.trick:
+                pending = []
+            if position.rules.layout == "piles":
+                pending += [(seat, j) for j, pile in enumerate(position.piles[seat])
+                            if len(pile) == 2 and pile[-1] == card]
             position.play(card, check=False)
-    return position, []
+    return position, (pending if position.trick else [])
 
 
 def _known_only(position: Position, seat: int, pool: frozenset) -> Position:
@@ -138,14 +145,15 @@ def start_slots(deal: Deal) -> dict[Card, Slot]:
     return slots
 
 
-def hidden_regions(position: Position, seat: int, view) -> dict[Card, Region]:
-    """The cards of ``position`` that ``seat`` (0-based) cannot see, with their regions."""
+def hidden_regions(position: Position, seat: int, view, pending=()) -> dict[Card, Region]:
+    """The cards of ``position`` that ``seat`` (0-based) cannot see, with their regions;
+    ``pending``: piles played from in the unfinished trick (not yet turned up)."""
     hidden: dict[Card, Region] = {}
     if position.rules.layout == "piles":
         if not view.face_down:
             for s, piles in enumerate(position.piles):
                 for j, pile in enumerate(piles):
-                    if len(pile) == 2:
+                    if len(pile) == 2 or (pile and (s, j) in pending):
                         hidden[pile[0]] = ("pile", s + 1, j)
     else:
         if not view.other_hands:
@@ -168,8 +176,8 @@ def information(deal: Deal, seat: int, must_hide: frozenset = frozenset()) -> In
         raise DealError(f"no seat {seat} in a {deal.players}-seat deal", "--seat", deal.source)
     view = deal.game_spec.view
     # first pass: where the hidden cards end up (the pool is what the seat cannot see)
-    position, _ = relaxed_replay(deal, _unknown_pool(deal, must_hide))
-    hidden = hidden_regions(position, seat - 1, view)
+    position, pending = relaxed_replay(deal, _unknown_pool(deal, must_hide))
+    hidden = hidden_regions(position, seat - 1, view, pending)
     slots_of = start_slots(deal)
     by_slot = {slot: card for card, slot in slots_of.items()}
     for slot in sorted(must_hide):
