@@ -63,7 +63,7 @@ def swapped(deal: Deal, mapping: dict) -> Deal:
                    stock=tuple(m(c) for c in deal.stock))
 
 
-def brute_force(deal: Deal, viewer: int) -> tuple[int, dict]:
+def brute_force(deal: Deal, viewer: int, count_only: bool = False) -> tuple[int, dict, dict]:
     """(number of distinct consistent layouts, card -> mean final total of the viewer's side
     as a Fraction, card -> share of layouts where it is best), viewer 0-based."""
     hidden, rules, _ = ref_hidden(deal, viewer)
@@ -76,6 +76,8 @@ def brute_force(deal: Deal, viewer: int) -> tuple[int, dict]:
         except ref.IllegalCard:
             continue
         seen_states.setdefault(state, (base, r))
+    if count_only:
+        return len(seen_states), {}, {}
     side = viewer % 2
     sums: dict = Counter()
     best_count: dict = Counter()
@@ -158,7 +160,7 @@ def void_info():
 
 def test_void_case_matches_brute_force_count():
     deal = loads(VOID_CASE, "void-case")
-    count, _, _ = brute_force(deal, 2)
+    count, _, _ = brute_force(deal, 2, count_only=True)
     info = void_info()
     # 7 hidden cards: 2 for seat 1, 2 for seat 2 (no plain club, ♣K ♣7: it showed out), 3
     # for seat 4; seat 2 takes 2 of the 5 others, seat 1 two of the 5 left: 10 * 10
@@ -313,8 +315,9 @@ def test_elfern_discard_while_the_stock_lasts_reveals_nothing():
     for layout in sample_layouts(info, 300, seed=2):
         seen |= {c for c in layout[hand] if c.suit == 1}
     assert seen                                        # a spade may well be in seat 2's hand
-    # and the brute force agrees on the count
-    assert count_layouts(info) == brute_force(loads(ELFERN_EARLY, "x"), 0)[0]
+    # after the trick seat 1 drew ♠8 (seen), seat 2 the next card (unseen): seat 2's four
+    # cards and the order of the two left in the stock: C(6, 4) * 2!
+    assert count_layouts(info) == math.comb(6, 4) * math.factorial(2)
 
 
 SCHAFKOPF_VOID = """
@@ -333,7 +336,7 @@ def test_schafkopf2_failure_to_follow_reveals_nothing_face_down():
     # its face-down cards may be Eichel: the follow rule looks at face-up cards only
     deal = loads(SCHAFKOPF_VOID, "x")
     info = information(deal, 1)
-    assert count_layouts(info) == brute_force(deal, 0)[0] == math.factorial(len(info.pool))
+    assert count_layouts(info) == brute_force(deal, 0, count_only=True)[0] == math.factorial(len(info.pool))
     for layout in sample_layouts(info, 30, seed=4):
         info.fill(layout).position()                   # every sample replays legally
 
@@ -432,3 +435,48 @@ def test_suggest_cli_json(tmp_path):
                  "--jobs", "1", "--tt-mb", "4", "--objective", "total")
     assert result.exit_code == 0, result.output
     assert "5 layouts drawn uniformly" in result.stdout
+
+
+# --- replay --view player ---------------------------------------------------------------------------
+
+OPEN_PLAYED = """
+game = "schafkopf2"
+taken = [40, 29]
+play = ["GK G10", "EU S7"]
+
+[piles]
+1 = "EO RA GK S7"
+2 = "SA R10 G10 EU"
+"""
+
+
+def test_player_view_of_an_open_ending_is_the_double_dummy_judgement():
+    from solver.analysis.replay import replay
+    from solver.analysis.suggest import judge_play
+    deal = loads(OPEN_PLAYED, "open-played")
+    steps = replay(deal, tt_megabytes=4).steps
+    judged = judge_play(deal, objective="total", jobs=1, tt_megabytes=4)
+    assert [j.card for j in judged] == [s.card.text(deal.notation) for s in steps]
+    assert any(s.cost for s in steps)                  # the play has a mistake to find
+    for step, j in zip(steps, judged):
+        assert j.exact and j.layouts == 1
+        assert j.loss == step.cost
+        side = (step.seat - 1) % 2
+        assert j.expected == step.after[side]
+
+
+def test_replay_view_player_cli(tmp_path):
+    import json
+    result = run("replay", "examples/scharwenzel-hidden.toml")
+    assert result.exit_code == 2                       # a hidden file is for suggest only
+    path = tmp_path / "played.toml"
+    path.write_text(SCHAFKOPF_VOID, encoding="utf-8")
+    result = run("replay", str(path), "--view", "player", "--samples", "3", "--jobs", "1",
+                 "--tt-mb", "4", "--json")
+    assert result.exit_code == 0, result.output
+    views = json.loads(result.stdout)["player_view"]
+    # 6 face-down cards at both cards (720 layouts: sampled): S7 under EA turns up only after
+    # the trick
+    assert [(v["card"], v["layouts"], v["exact"]) for v in views] == [("EA", 3, False), ("R10", 3, False)]
+    result = run("replay", str(path), "--view", "player", "--samples", "3", "--jobs", "1", "--tt-mb", "4")
+    assert result.exit_code == 0 and "Player's view" in result.stdout
