@@ -166,9 +166,9 @@ def mariage_ladder(position):
 
 
 VIEW = View(other_hands=False, face_down=False, stock=False,
-            why="the lower card of each pile lies face down until the card on it is played, "
-                "for its owner as for the other player (rules.md §2); only face-up cards can be "
-                "played, so a failure to follow reveals nothing hidden")
+            why="the lower card of each pile lies face down until the card on it is played and "
+                "the trick is over; nobody, its owner included, has seen it (rules.md §2); only "
+                "face-up cards can be played, so a failure to follow reveals nothing hidden")
 
 
 GAME = Game(name="schafkopf2", title="Two-handed Wendish Schafkopf", default_notation=GERMAN,
