@@ -54,7 +54,7 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     \b
     Examples:
       stich suggest examples/scharwenzel-ending.toml --seat 3
-      stich suggest examples/schafkopf2-hidden.toml --exact
+      stich suggest examples/hidden/schafkopf2-hidden.toml --exact
       stich suggest examples/elfern-deal.toml --samples 100 --seed 1 --json
     """
     if exact and samples is not None:

@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -29,6 +31,7 @@ from solver.view import (count_layouts, every_layout, information, read_hidden, 
                          sample_layouts, write_hidden)
 from solver.view.sampling import layout_key
 
+ROOT = Path(__file__).resolve().parent.parent
 MODES = ("scharwenzel-4", "scharwenzel-4-ending", "scharwenzel-6", "schafkopf2-schellen",
          "schafkopf2-card17", "elfern", "elfern-must_head")
 
@@ -357,11 +360,11 @@ def test_schafkopf2_card_under_a_card_of_the_open_trick_is_still_hidden():
 
 # --- files --------------------------------------------------------------------------------------------
 
-EXAMPLES = ["examples/schafkopf2-hidden.toml", "examples/elfern-hidden.toml",
-            "examples/scharwenzel-hidden.toml"]
-PLAIN = [("examples/scharwenzel-played.toml", 4), ("examples/schafkopf2-played.toml", 2),
-         ("examples/elfern-played.toml", 1), ("examples/scharwenzel-ending.toml", 3),
-         ("examples/schafkopf2-ending.toml", 1)]
+EXAMPLES = [f"{ROOT}/examples/hidden/schafkopf2-hidden.toml", f"{ROOT}/examples/hidden/elfern-hidden.toml",
+            f"{ROOT}/examples/hidden/scharwenzel-hidden.toml"]
+PLAIN = [(f"{ROOT}/examples/scharwenzel-played.toml", 4), (f"{ROOT}/examples/schafkopf2-played.toml", 2),
+         (f"{ROOT}/examples/elfern-played.toml", 1), (f"{ROOT}/examples/scharwenzel-ending.toml", 3),
+         (f"{ROOT}/examples/schafkopf2-ending.toml", 1)]
 
 
 def _same(a, b) -> bool:
@@ -385,7 +388,7 @@ def test_seat_view_of_a_full_deal_round_trips(path, seat):
 
 
 def test_unknown_defaults_to_the_rest_of_the_pack():
-    info = read_view("examples/elfern-hidden.toml")
+    info = read_view(f"{ROOT}/examples/hidden/elfern-hidden.toml")
     assert len(info.pool) == 26 and count_layouts(info) == math.comb(26, 6) * math.factorial(20)
 
 
@@ -427,19 +430,19 @@ def test_no_layout_is_a_deal_error():
 
 
 def test_solve_refuses_a_hidden_file_with_one_line():
-    result = run("solve", "examples/schafkopf2-hidden.toml")
+    result = run("solve", f"{ROOT}/examples/hidden/schafkopf2-hidden.toml")
     assert result.exit_code == 2 and "stich suggest" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_suggest_cli_json(tmp_path):
     import json
-    result = run("suggest", "examples/schafkopf2-hidden.toml", "--json", "--jobs", "1", "--tt-mb", "4")
+    result = run("suggest", f"{ROOT}/examples/hidden/schafkopf2-hidden.toml", "--json", "--jobs", "1", "--tt-mb", "4")
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert obj["mode"] == "exact" and obj["layouts"] == obj["consistent_layouts"] == 24
     assert {c["card"] for c in obj["cards"]} == {"EO", "RA", "GK"}
-    result = run("suggest", "examples/scharwenzel-hidden.toml", "--samples", "5", "--seed", "2",
+    result = run("suggest", f"{ROOT}/examples/hidden/scharwenzel-hidden.toml", "--samples", "5", "--seed", "2",
                  "--jobs", "1", "--tt-mb", "4", "--objective", "total")
     assert result.exit_code == 0, result.output
     assert "5 layouts drawn uniformly" in result.stdout
@@ -475,7 +478,7 @@ def test_player_view_of_an_open_ending_is_the_double_dummy_judgement():
 
 def test_replay_view_player_cli(tmp_path):
     import json
-    result = run("replay", "examples/scharwenzel-hidden.toml")
+    result = run("replay", f"{ROOT}/examples/hidden/scharwenzel-hidden.toml")
     assert result.exit_code == 2                       # a hidden file is for suggest only
     path = tmp_path / "played.toml"
     path.write_text(SCHAFKOPF_VOID, encoding="utf-8")
@@ -488,3 +491,15 @@ def test_replay_view_player_cli(tmp_path):
     assert [(v["card"], v["layouts"], v["exact"]) for v in views] == [("EA", 3, False), ("R10", 3, False)]
     result = run("replay", str(path), "--view", "player", "--samples", "3", "--jobs", "1", "--tt-mb", "4")
     assert result.exit_code == 0 and "Player's view" in result.stdout
+
+
+def test_aggregate_by_hand():
+    # two layouts; card A: totals 4 and 2, best in the first; card B: 3 and 3, best in the second
+    rows = [[("A", 4, 0, None, None, True), ("B", 3, 0, None, None, False)],
+            [("A", 2, 0, None, None, False), ("B", 3, 0, None, None, True)]]
+    advice = aggregate(rows, True, "total")
+    assert [(v.card, v.mean, v.p_best) for v in advice.cards] == [("A", 3.0, 0.5), ("B", 3.0, 0.5)]
+    assert advice.margin == 0 and not advice.tied and "every layout" not in advice.sure()
+    sampled = aggregate(rows, False, "total")
+    low, high = sampled.cards[0].interval            # sd sqrt(2), half width 1.96 * sqrt(2) / sqrt(2)
+    assert (low, high) == pytest.approx((3 - 1.959964, 3 + 1.959964), rel=1e-6)

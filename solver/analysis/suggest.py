@@ -105,12 +105,13 @@ class Advice:
     measure: str                         # "total" or "rung"
     layouts: int
     exact: bool
+    tied: bool = False                   # best and runner-up equal on every layout
 
     def sure(self) -> str:
         """How sure the choice is, in words."""
         if self.runner_up is None:
             return "the only card (or all cards are equivalent)"
-        if self.margin == 0 and (self.margin_interval is None or self.margin_interval == (0.0, 0.0)):
+        if self.tied:
             return f"as good as {self.runner_up} on every layout"
         if self.exact:
             return f"better than {self.runner_up} by {self.margin:.3g} in expectation (exact)"
@@ -163,12 +164,14 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     best = views[0].card
     runner = views[1].card if len(views) > 1 else None
     margin = margin_interval = None
+    tied = False
     if runner is not None:
         col = 4 if use_rank else 1
         diffs = [a[col] - b[col] for a, b in zip(table[best], table[runner])]
         margin, margin_interval = mean_interval(diffs, exact)
+        tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
     return Advice(tuple(views), best, runner, margin, margin_interval,
-                  "rung" if use_rank else "total", k, exact)
+                  "rung" if use_rank else "total", k, exact, tied)
 
 
 # --- the command's work --------------------------------------------------------------------------
@@ -226,6 +229,12 @@ def solve_layouts(jobs: list[tuple[str, int]], objective: str, workers: int | No
         if progress:
             progress(done, len(jobs))
     return out
+
+
+def advise(deal: Deal, seat: int, **options) -> Advice:
+    """Per-card expectations, levels and P(best) for ``seat`` (1-based, to move) of ``deal``
+    from what it can see: ``suggest`` on its information set (options as for ``suggest``)."""
+    return suggest(information(deal, seat), **options).advice
 
 
 # --- judging a played game from the players' seats ------------------------------------------------
