@@ -90,7 +90,8 @@ def ladder(position, deal):
 
 
 VIEW = View(other_hands=False, face_down=False, stock=False,
-            why="each player holds his six cards in hand and draws from a face-down stock, so he "
+            why="each player holds his six cards in hand and draws from the stock, face down in "
+                "our reading, so he "
                 "sees his own hand and every card he draws, never the other hand or the stock "
                 "(rules.md §3); following is free while the stock lasts, so a void shows only "
                 "in the last six tricks")

@@ -161,7 +161,8 @@ def ladder(position, deal):
 
 
 VIEW = View(other_hands=False, face_down=False, stock=False,
-            why="each player sees only his own hand, not even his partner's (rules.md §1); "
+            why="each player sees only his own hand, not even his partner's (our reading: "
+                "rules.md §1 has no open hand); "
                 "a failure to follow shows a void in the suit led (and with must_trump, "
                 "no trump)")
 
