@@ -503,3 +503,11 @@ def test_aggregate_by_hand():
     sampled = aggregate(rows, False, "total")
     low, high = sampled.cards[0].interval            # sd sqrt(2), half width 1.96 * sqrt(2) / sqrt(2)
     assert (low, high) == pytest.approx((3 - 1.959964, 3 + 1.959964), rel=1e-6)
+
+
+@pytest.mark.parametrize("args,words", [(["--seat", "1"], "not to move"), (["--seat", "7"], "no seat 7"),
+                                        (["--exact", "--samples", "3"], "exclude")])
+def test_bad_seat_or_options_exit_2(args, words):
+    result = run("suggest", f"{ROOT}/examples/scharwenzel-ending.toml", "--jobs", "1", *args)
+    assert result.exit_code == 2 and words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
