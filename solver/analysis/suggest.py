@@ -23,7 +23,6 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
-from ..cards import Card, parse_card
 from ..deal import Deal, loads
 from ..view import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
 from .batch import _init_worker, dask_executor, worker_engine

@@ -45,20 +45,8 @@ class InfoSet:
 
     @property
     def to_move(self) -> int | None:
-        position = self.deal_position()
+        position = relaxed_replay(self.deal)[0]
         return None if position.is_over() else position.to_move + 1
-
-    def deal_position(self) -> Position:
-        return relaxed_replay(self.deal)[0]
-
-    def hidden_count(self) -> int:
-        return len(self.pool)
-
-    def sees_everything(self) -> bool:
-        return not self.pool
-
-    def region_sizes(self) -> tuple[int, ...]:
-        return tuple(len(slots) for _, slots in self.regions)
 
     def count(self) -> int:
         """The number of distinct consistent hidden layouts."""
