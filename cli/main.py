@@ -15,6 +15,7 @@ from .puzzle import puzzle_command
 from .replay import replay_command
 from .rules import rules_command
 from .solve import solve_command
+from .suggest import suggest_command
 from .table import table_command
 
 
@@ -30,7 +31,7 @@ def main() -> None:
 
 
 for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,
-                rules_command, deal_command, batch_command, bench_command):
+                rules_command, deal_command, batch_command, bench_command, suggest_command):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover

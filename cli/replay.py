@@ -15,24 +15,50 @@ from .common import InputError, deal_argument, emit_json, json_option, progress_
 @rule_option
 @json_option
 @tt_option
-def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb: int) -> None:
+@click.option("--view", type=click.Choice(["double-dummy", "player"]), default="double-dummy",
+              show_default=True, help="player: also judge each card from what its player could "
+                                      "see then (stich suggest at every card).")
+@click.option("--samples", type=click.IntRange(1, 100_000), default=20, show_default=True,
+              help="--view player: layouts drawn per card when there are too many to take all.")
+@click.option("--seed", type=int, default=0, show_default=True, help="--view player: sampling seed.")
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+              help="--view player: worker processes (default: all cores).")
+def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb: int, view: str,
+                   samples: int, seed: int, jobs: int | None) -> None:
     """Analyse the cards actually played in FILE's `play`, like a bridge play analysis.
 
     For every card: the double-dummy totals before and after it, what it cost its side (a
     mistake), the cards that would have kept the value, and where the outcome changed
-    (a win thrown away, a Schneider let go).
+    (a win thrown away, a Schneider let go).  With --view player, beside it the player's
+    view: the card judged by its expected total over the hidden layouts its player could
+    not tell apart (a card that loses double-dummy may still be the best guess).
 
     \b
     Examples:
       stich replay examples/scharwenzel-played.toml
       stich replay examples/schafkopf2-played.toml --json
+      stich replay examples/scharwenzel-played.toml --view player --samples 10
     """
     deal = read_deal(deal_file, rules)
     if not deal.play:
         raise InputError(f"{deal.source}: play: there is no play to replay (add a `play` list)")
     with progress_bar("replay", as_json) as update:
         result = replay(deal, tt_megabytes=tt_mb, progress=update)
+    judgements = None
+    if view == "player":
+        from solver.analysis.suggest import judge_play
+        with progress_bar("player's view", as_json) as update:
+            judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
+                                    tt_megabytes=tt_mb, progress=update)
     if as_json:
-        emit_json(replay_json(result))
+        obj = replay_json(result)
+        if judgements is not None:
+            from solver.analysis.suggest import judgement_json
+            obj["player_view"] = judgement_json(judgements)
+        emit_json(obj)
     else:
         click.echo(replay_report(result))
+        if judgements is not None:
+            from solver.analysis.suggest import judgement_report
+            click.echo("")
+            click.echo(judgement_report(result.steps, judgements))

@@ -308,6 +308,10 @@ class _Reader:
 
     def read(self) -> Deal:
         data = self.data
+        from .view.hidden import hidden_file_problem     # the player's view (issue 10)
+        problem = hidden_file_problem(data)
+        if problem:
+            raise self.fail(*problem)
         for key in data:
             if key not in KNOWN_KEYS:
                 raise self.fail(key, f"unknown key (known keys: {', '.join(KNOWN_KEYS)})")

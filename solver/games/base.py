@@ -157,6 +157,19 @@ class RuleSet:
 
 
 @dataclass(frozen=True)
+class View:
+    """What one seat sees of the layout (the player's view, ``solver.view``).  Played cards are
+    always seen; a seat always sees the cards it holds in hand and every face-up pile card.
+    Failures to follow are read from the follow rules (``RuleSet.follow``/``stock_follow``),
+    so they reveal a void only where following is compulsory.  ``why`` gives the reason."""
+
+    other_hands: bool = False       # the other seats' hands (partners included)
+    face_down: bool = False         # face-down pile cards, the owner's own included
+    stock: bool = False             # the cards of the stock and their order
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Game:
     """A game: its name, options and how to build the rule set of one deal."""
 
@@ -173,6 +186,7 @@ class Game:
     # the MTD driver ("mtdf": one point at a time, "step": galloping) and the first guess
     # ("half" of the range, "greedy": a play-out of the move ordering).
     search: dict[str, str] = field(default_factory=lambda: {"driver": "mtdf", "first": "half"})
+    view: View = View()             # what a seat sees (player's view)
 
     def option(self, name: str) -> Option:
         for option in self.options:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
 from ..outcome import ALWAYS, AtLeast, Outcome, Rung
-from .base import FREE, FollowRule, Game, Option, RuleSet
+from .base import View, FREE, FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
     Option("must_head", False,
@@ -89,6 +89,14 @@ def ladder(position, deal):
     return rungs
 
 
+VIEW = View(other_hands=False, face_down=False, stock=False,
+            why="each player holds his six cards in hand and draws from the stock, face down in "
+                "our reading, so he "
+                "sees his own hand and every card he draws, never the other hand or the stock "
+                "(rules.md §3); following is free while the stock lasts, so a void shows only "
+                "in the last six tricks")
+
+
 GAME = Game(name="elfern", title="Elfern", default_notation=FRENCH, layout="stock",
             options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
-            search={"driver": "step", "first": "greedy"})
+            search={"driver": "step", "first": "greedy"}, view=VIEW)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, GERMAN, HEARTS, JACK, KING, NINE, QUEEN,
                      SEVEN, SPADES, SUITS, TEN, Card)
 from ..outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
-from .base import FollowRule, Game, Option, RuleSet
+from .base import View, FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
     Option("trump_mode", "schellen",
@@ -222,6 +222,12 @@ def mariage_ladder(position):
     return rungs
 
 
+VIEW = View(other_hands=False, face_down=False, stock=False,
+            why="the lower card of each pile lies face down until the card on it is played and "
+                "the trick is over; nobody, its owner included, has seen it (rules.md §2); only "
+                "face-up cards can be played, so a failure to follow reveals nothing hidden")
+
+
 GAME = Game(name="schafkopf2", title="Two-handed Wendish Schafkopf", default_notation=GERMAN,
             layout="piles", options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
-            search={"driver": "step", "first": "half"})
+            search={"driver": "step", "first": "half"}, view=VIEW)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX,
                      SPADES, SUITS, TEN, Card, FRENCH)
 from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, first_run, tricks_of
-from .base import FollowRule, Game, Option, RuleSet
+from .base import View, FollowRule, Game, Option, RuleSet
 
 OPTIONS = (
     Option("first_leader", "forehand",
@@ -160,6 +160,13 @@ def ladder(position, deal):
     return rungs
 
 
+VIEW = View(other_hands=False, face_down=False, stock=False,
+            why="each player sees only his own hand, not even his partner's (our reading: "
+                "rules.md §1 has no open hand); "
+                "a failure to follow shows a void in the suit led (and with must_trump, "
+                "no trump)")
+
+
 GAME = Game(name="scharwenzel", title="Scharwenzel", default_notation=FRENCH, layout="hands",
             options=OPTIONS, build=build, seat_counts=PLAYERS, outcome=outcome, ladder=ladder,
-            search={"driver": "mtdf", "first": "greedy"})
+            search={"driver": "mtdf", "first": "greedy"}, view=VIEW)

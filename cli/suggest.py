@@ -1,0 +1,75 @@
+"""stich suggest FILE --seat N: the card to play from what seat N can see."""
+
+from __future__ import annotations
+
+import click
+
+from solver.analysis.suggest import suggest, suggest_json, suggest_report
+from solver.view import EXACT_LIMIT, read_view
+
+from .common import (InputError, deal_argument, emit_json, json_option, objective_option,
+                     parse_rule_overrides, progress_bar, rule_option, tt_option)
+
+
+@click.command("suggest")
+@deal_argument
+@click.option("--seat", type=click.IntRange(1, 8), default=None,
+              help="The seat whose view is wanted (default: the file's `seat`, else the seat to move).")
+@click.option("--samples", type=click.IntRange(1, 1_000_000), default=None,
+              help="Draw this many hidden layouts uniformly (default 100 when there are more "
+                   f"than {EXACT_LIMIT} consistent layouts).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--exact", is_flag=True, help="Solve every consistent layout once (the default "
+                                            f"when there are at most {EXACT_LIMIT}).")
+@objective_option
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+              help="Worker processes (default: all cores; 1 solves in this process).")
+@click.option("--dask", "dask_address", default=None, metavar="ADDR",
+              help="Solve the layouts on this Dask scheduler (pip install \"stich[dask]\").")
+@rule_option
+@json_option
+@tt_option
+def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed: int, exact: bool,
+                    objective: str, jobs: int | None, dask_address: str | None,
+                    rules: tuple[str, ...], as_json: bool, tt_mb: int) -> None:
+    """Which card to play from what a seat can see (the player's view, single dummy).
+
+    Every hidden layout consistent with the seat's information is solved exactly with every
+    legal card scored on the same layouts.  For each card: the expected final total of the
+    seat's side with a 95% interval, the outcome levels, and how often it is double-dummy
+    best; then the card to play and how sure that is.
+
+    FILE is a deal file.  With every card named, --seat N ignores what seat N cannot see:
+    the other hands (Scharwenzel, Elfern), every face-down pile card (Schafkopf2, the own
+    ones too), the stock (Elfern).  Or leave hidden cards unknown:
+
+    \b
+      ?                  an unknown card in a hand, under a pile (SK/?) or in the stock
+      unknown = "..."    the cards behind the ?s (default: the rest of the pack)
+      seat = N           whose view it is (default: the seat to move)
+
+    Played cards are named where they came from.  A void shown by a failure to follow
+    (where following is compulsory) is respected in every layout.
+
+    \b
+    Examples:
+      stich suggest examples/scharwenzel-ending.toml --seat 3
+      stich suggest examples/hidden/schafkopf2-hidden.toml --exact
+      stich suggest examples/elfern-deal.toml --samples 100 --seed 1 --json
+    """
+    if exact and samples is not None:
+        raise InputError("--exact and --samples exclude each other")
+    info = read_view(deal_file, seat, parse_rule_overrides(rules))
+    to_move = info.to_move
+    if to_move is None:
+        raise InputError(f"{deal_file}: play: the deal is over, there is no card to suggest")
+    if to_move != info.seat:
+        raise InputError(f"{deal_file}: --seat: seat {info.seat} is not to move (seat {to_move} is)")
+    with progress_bar("layouts", as_json) as update:
+        result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
+                         objective=objective, jobs=jobs, dask_address=dask_address,
+                         tt_megabytes=tt_mb, progress=update)
+    if as_json:
+        emit_json(suggest_json(result))
+    else:
+        click.echo(suggest_report(result))

@@ -1,0 +1,366 @@
+"""The player's view: which card to play from what a seat can see.
+
+Every hidden layout consistent with the seat's information (``solver.view``) is solved
+exactly, with every legal card scored; all cards are scored on the same layouts (paired).
+``--exact`` (the default when there are at most ``EXACT_LIMIT`` layouts) takes every layout
+once; otherwise ``samples`` layouts are drawn uniformly with a seed.  Per card: the expected
+final total of the seat's side with a 95% interval, the distribution of outcome levels, and
+the probability that the card is double-dummy best.  The card to play maximises the
+expected total (``--objective total``) or the expected rung of the game's outcome ladder,
+then the expected total (``--objective score``, the default).
+
+Layouts are solved on all cores (or a Dask cluster) with one engine per worker, reused
+for every layout it solves (``solver.analysis.batch``'s workers).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator
+
+from ..deal import Deal, loads
+from ..view import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
+from .batch import _init_worker, dask_executor, worker_engine
+
+Z95 = 1.959963984540054
+
+# One layout's verdict per card: (card text, own total, other total, level label, rank from the
+# seat's side (higher is better for it, None without a ladder), double-dummy optimal)
+Row = tuple
+
+
+def score_layout(text: str, seat: int, objective: str, tt_megabytes: int) -> list[Row]:
+    """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side."""
+    from ..solve import solve
+    deal = loads(text, "<layout>")
+    result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes))
+    side = (seat - 1) % 2
+    rows = []
+    for move in result.moves:
+        rank = None if move.rank is None else (move.rank if side == 0 else -move.rank)
+        rows.append((move.card.text(deal.notation), move.totals[side], move.totals[1 - side],
+                     _level_label(move.level, move.winner, side), rank, move.optimal))
+    return rows
+
+
+def _level_label(level: str | None, winner: int | None, side: int) -> str | None:
+    if level is None:
+        return None
+    if winner is None:
+        return level
+    return f"{level} ({'own side' if winner - 1 == side else 'other side'})"
+
+
+def _scores(jobs: list[tuple[str, int]], objective: str, tt_megabytes: int, workers: int,
+            dask_address: str | None) -> Iterator[tuple[int, list[Row]]]:
+    """(index, rows) for every (deal text, seat), in the order solved; one engine per worker."""
+    if dask_address is None and workers == 1:
+        for i, (text, seat) in enumerate(jobs):
+            yield i, score_layout(text, seat, objective, tt_megabytes)
+        return
+    client = None
+    if dask_address is not None:
+        executor, client = dask_executor(dask_address)
+    else:
+        executor = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_init_worker,
+                                       initargs=(tt_megabytes,),
+                                       mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = {executor.submit(score_layout, text, seat, objective, tt_megabytes): i
+                   for i, (text, seat) in enumerate(jobs)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        if client is not None:
+            client.close()
+        else:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+# --- aggregation (pure: checked against exact computation in the tests) --------------------------
+
+@dataclass(frozen=True)
+class CardView:
+    card: str
+    mean: float                          # expected final total of the seat's side
+    interval: tuple[float, float] | None  # 95% interval of the mean (exact: the mean itself)
+    p_best: float                        # share of layouts where it is double-dummy best
+    levels: dict[str, float]             # outcome level -> share of layouts
+    mean_rank: float | None              # expected ladder rung from the seat's side
+
+
+@dataclass(frozen=True)
+class Advice:
+    cards: tuple[CardView, ...]          # best first
+    best: str
+    runner_up: str | None
+    margin: float | None                 # paired: best minus runner-up, in the deciding measure
+    margin_interval: tuple[float, float] | None
+    measure: str                         # "total" or "rung"
+    layouts: int
+    exact: bool
+    tied: bool = False                   # best and runner-up equal on every layout
+
+    def sure(self) -> str:
+        """How sure the choice is, in words."""
+        if self.runner_up is None:
+            return "the only card (or all cards are equivalent)"
+        if self.tied:
+            return f"as good as {self.runner_up} on every layout"
+        if self.exact:
+            return f"better than {self.runner_up} by {self.margin:.3g} in expectation (exact)"
+        low, high = self.margin_interval or (-math.inf, math.inf)
+        if low > 0:
+            return f"better than {self.runner_up} by {self.margin:.3g} (95% interval {low:.3g} to {high:.3g})"
+        return (f"not clearly better than {self.runner_up}: {self.margin:.3g} "
+                f"(95% interval {low:.3g} to {high:.3g} includes 0)")
+
+
+def mean_interval(values: list[float], exact: bool) -> tuple[float, tuple[float, float] | None]:
+    """The mean and its 95% interval (normal approximation; exact: no error)."""
+    k = len(values)
+    mean = sum(values) / k
+    if exact:
+        return mean, (mean, mean)
+    if k < 2:
+        return mean, None
+    var = sum((v - mean) ** 2 for v in values) / (k - 1)
+    half = Z95 * math.sqrt(var / k)
+    return mean, (mean - half, mean + half)
+
+
+def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advice:
+    """Combine the per-layout verdicts into the advice (every card on the same layouts)."""
+    k = len(per_layout)
+    cards = [row[0] for row in per_layout[0]]
+    table = {card: [] for card in cards}
+    for rows in per_layout:
+        by_card = {row[0]: row for row in rows}
+        if set(by_card) != set(cards):
+            raise ValueError("the legal cards differ between layouts")
+        for card in cards:
+            table[card].append(by_card[card])
+    use_rank = objective == "score" and all(r[4] is not None for rows in table.values() for r in rows)
+    views = []
+    for card in cards:
+        rows = table[card]
+        mean, interval = mean_interval([r[1] for r in rows], exact)
+        levels: dict[str, float] = {}
+        for r in rows:
+            if r[3] is not None:
+                levels[r[3]] = levels.get(r[3], 0) + 1 / k
+        mean_rank = sum(r[4] for r in rows) / k if use_rank else None
+        views.append(CardView(card, mean, interval, sum(1 for r in rows if r[5]) / k, levels, mean_rank))
+
+    def key(v: CardView) -> tuple:
+        return (v.mean_rank, v.mean) if use_rank else (v.mean,)
+    views.sort(key=key, reverse=True)
+    best = views[0].card
+    runner = views[1].card if len(views) > 1 else None
+    margin = margin_interval = None
+    tied = False
+    if runner is not None:
+        col = 4 if use_rank else 1
+        diffs = [a[col] - b[col] for a, b in zip(table[best], table[runner])]
+        margin, margin_interval = mean_interval(diffs, exact)
+        tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
+    return Advice(tuple(views), best, runner, margin, margin_interval,
+                  "rung" if use_rank else "total", k, exact, tied)
+
+
+# --- the command's work --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Suggestion:
+    info: InfoSet
+    advice: Advice
+    count: int                   # consistent layouts in all
+    mode: str                    # "exact" or "samples"
+    seed: int | None
+    objective: str
+    seconds: float
+
+
+def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | None,
+                   limit: int = EXACT_LIMIT) -> tuple[list[dict], int, bool]:
+    """(layouts, count, exact): every layout with ``exact`` (or by default when at most
+    ``limit``), else ``samples`` uniform draws."""
+    count = count_layouts(info)
+    if exact is None:
+        exact = count <= limit and samples is None
+        if samples is None and not exact:
+            samples = 100
+    if exact:
+        return list(every_layout(info)), count, True
+    return sample_layouts(info, samples or 100, seed), count, False
+
+
+def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: bool | None = None,
+            objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
+            tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
+            progress: Callable[[int, int], None] | None = None) -> Suggestion:
+    """Advice for the seat of ``info`` (it must be to move)."""
+    started = time.perf_counter()
+    layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
+    texts = [info.fill(layout).dump() for layout in layouts]
+    results = solve_layouts([(t, info.seat) for t in texts], objective, jobs, dask_address,
+                            tt_megabytes, progress)
+    advice = aggregate(results, is_exact, objective)
+    return Suggestion(info, advice, count, "exact" if is_exact else "samples",
+                      None if is_exact else seed, objective, time.perf_counter() - started)
+
+
+def solve_layouts(jobs: list[tuple[str, int]], objective: str, workers: int | None,
+                  dask_address: str | None, tt_megabytes: int,
+                  progress: Callable[[int, int], None] | None = None) -> list[list[Row]]:
+    """Every (deal text, seat) scored, in order; local cores by default."""
+    workers = workers or os.cpu_count() or 1
+    out: list = [None] * len(jobs)
+    done = 0
+    for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address):
+        out[i] = rows
+        done += 1
+        if progress:
+            progress(done, len(jobs))
+    return out
+
+
+def advise(deal: Deal, seat: int, **options) -> Advice:
+    """Per-card expectations, levels and P(best) for ``seat`` (1-based, to move) of ``deal``
+    from what it can see: ``suggest`` on its information set (options as for ``suggest``)."""
+    return suggest(information(deal, seat), **options).advice
+
+
+# --- judging a played game from the players' seats ------------------------------------------------
+
+@dataclass(frozen=True)
+class Judgement:
+    trick: int
+    seat: int
+    card: str
+    expected: float              # expected total of the player's side after the card played
+    best: str                    # the card the player's view recommends
+    best_expected: float
+    loss: float                  # best minus played, in the deciding measure (0: best guess)
+    p_best: float                # share of layouts where the played card is double-dummy best
+    layouts: int
+    exact: bool
+    measure: str = "total"       # "total" (the game's unit) or "rung" (outcome ladder)
+
+
+def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str = "score",
+               jobs: int | None = None, dask_address: str | None = None, tt_megabytes: int = 64,
+               limit: int = EXACT_LIMIT, progress=None) -> list[Judgement]:
+    """The player's-view judgement of every card in ``deal``'s play, from its player's seat."""
+    steps = []
+    tricks = deal.play
+    for t, trick in enumerate(tricks):
+        for k, card in enumerate(trick):
+            prefix = tricks[:t] + ((trick[:k],) if k else ())
+            before = replace(deal, play=prefix)
+            seat = _to_move(before)
+            info = information(before, seat)
+            layouts, _, is_exact = choose_layouts(info, samples if count_layouts(info) > limit else None,
+                                                  seed + len(steps), None, limit)
+            steps.append((t + 1, seat, card, info, layouts, is_exact))
+    jobs_list, owner = [], []
+    for n, (_, seat, _, info, layouts, _) in enumerate(steps):
+        for layout in layouts:
+            jobs_list.append((info.fill(layout).dump(), seat))
+            owner.append(n)
+    rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress)
+    grouped: list[list] = [[] for _ in steps]
+    for n, r in zip(owner, rows):
+        grouped[n].append(r)
+    out = []
+    for (trick, seat, card, info, layouts, is_exact), results in zip(steps, grouped):
+        advice = aggregate(results, is_exact, objective)
+        text = card.text(deal.notation)
+        view = {v.card: v for v in advice.cards}
+        played, best = view[text], view[advice.best]
+        if advice.measure == "rung":
+            loss = best.mean_rank - played.mean_rank
+        else:
+            loss = best.mean - played.mean
+        out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
+                             played.p_best, advice.layouts, is_exact, advice.measure))
+    return out
+
+
+def _to_move(deal: Deal) -> int:
+    return deal.position().to_move + 1
+
+
+# --- reports --------------------------------------------------------------------------------------
+
+def suggest_json(s: Suggestion) -> dict:
+    a = s.advice
+    return {
+        "seat": s.info.seat, "objective": s.objective, "mode": s.mode, "seed": s.seed,
+        "layouts": a.layouts, "consistent_layouts": s.count, "hidden_cards": len(s.info.pool),
+        "best": a.best, "runner_up": a.runner_up, "measure": a.measure, "margin": a.margin,
+        "margin_interval": list(a.margin_interval) if a.margin_interval else None, "sure": a.sure(),
+        "cards": [{"card": v.card, "expected_total": v.mean,
+                   "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
+                   "expected_rung": v.mean_rank, "levels": v.levels} for v in a.cards],
+        "seconds": round(s.seconds, 3),
+    }
+
+
+def suggest_report(s: Suggestion) -> str:
+    from tabulate import tabulate
+    a = s.advice
+    unit = s.info.deal.rule_set.unit
+    how = (f"all {a.layouts} consistent layouts (exact)" if s.mode == "exact"
+           else f"{a.layouts} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
+    lines = [f"Seat {s.info.seat} to move; {len(s.info.pool)} cards hidden from it; {how}.", ""]
+    rows = []
+    for v in a.cards:
+        interval = "exact" if s.mode == "exact" else (
+            f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
+        levels = ", ".join(f"{name} {share:.0%}" for name, share in
+                           sorted(v.levels.items(), key=lambda kv: -kv[1]))
+        row = [v.card, f"{v.mean:.2f}", interval, f"{v.p_best:.0%}"]
+        if a.measure == "rung":
+            row.append(f"{v.mean_rank:.2f}")
+        rows.append(row + [levels])
+    headers = ["card", f"expected {unit}", "95% interval", "P(dd best)"]
+    if a.measure == "rung":
+        headers.append("expected rung")
+    lines.append(tabulate(rows, headers=headers + ["outcome levels"]))
+    lines += ["", f"Play {a.best}: {a.sure()}.", f"({s.seconds:.1f} s)"]
+    return "\n".join(lines)
+
+
+def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
+    """Double-dummy and player's-view judgements side by side, one row per card played."""
+    rows = []
+    for step, j in zip(replay_steps, judgements):
+        dd = "ok" if step.cost == 0 and step.rank_cost == 0 else f"-{step.cost}"
+        unit = "rungs" if j.measure == "rung" else "in total"
+        pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
+        rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", f"{j.p_best:.0%}",
+                     f"{j.layouts}{' exact' if j.exact else ''}"])
+    return rows
+
+
+JUDGEMENT_HEADERS = ["trick", "seat", "card", "double-dummy", "player's view", "expected",
+                     "P(dd best)", "layouts"]
+
+
+def judgement_report(replay_steps, judgements: list[Judgement]) -> str:
+    from tabulate import tabulate
+    head = ("Player's view: each card judged from what its player could see then (expected "
+            "total of its side over the layouts it could not tell apart).")
+    return head + "\n\n" + tabulate(judgement_rows(replay_steps, judgements), headers=JUDGEMENT_HEADERS)
+
+
+def judgement_json(judgements: list[Judgement]) -> list[dict]:
+    return [{"trick": j.trick, "seat": j.seat, "card": j.card, "expected": j.expected,
+             "best": j.best, "best_expected": j.best_expected, "loss": j.loss, "p_best": j.p_best,
+             "measure": j.measure, "layouts": j.layouts, "exact": j.exact} for j in judgements]

@@ -1,0 +1,299 @@
+"""Deal files with hidden cards: ``?`` for an unknown card, an ``unknown`` pool, a ``seat``.
+
+A hidden deal file is a deal file (``shared/deal-format.md``) in which
+
+- any card of a hand, any face-down pile card (``SK/?``) and any stock card may be ``?``: a
+  card the viewing seat does not know (a stock of ``? ? ? ?`` has no known order);
+- ``unknown = "cards"`` lists the cards behind the ``?`` (as a set; default: every card of
+  the pack not named anywhere in the file, ``play`` included), one card per ``?``;
+- ``seat = N`` names the seat whose view it is (default: the seat to move).
+
+Cards that were played are named where they came from (any place consistent with the play
+will do).  Each ``?`` must be a card the seat cannot see in the position after ``play``.
+``read_hidden`` returns the information set; ``write_hidden`` writes it back so that
+``read_hidden(write_hidden(info))`` describes the same information set (round trip).
+A plain deal file read with a seat gives that seat's information set of the deal.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+from ..cards import CLUBS, Card, CardError, format_cards, parse_card
+from ..deal import Deal, DealError, load, loads
+from ..games import GAMES
+from .infoset import InfoSet, Slot, information, start_slots
+from .sampling import count_layouts, sample_layouts
+
+HIDDEN = "?"
+EXTRA_KEYS = ("unknown", "seat")
+
+
+def is_hidden_text(text: str) -> bool:
+    """Does a deal file use the hidden-card syntax (``?`` cards or the ``unknown`` key)?"""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return _is_hidden_data(data)
+
+
+def hidden_file_problem(data: dict) -> tuple[str, str] | None:
+    """(key, message) when a plain reader meets a hidden deal file (hook in ``solver.deal``)."""
+    if not _is_hidden_data(data):
+        return None
+    key = next((k for k in EXTRA_KEYS if k in data), "hands" if "hands" in data else
+               "piles" if "piles" in data else "stock")
+    return key, ("the file has hidden cards (`?`, `unknown`, `seat`): only the player's view "
+                 "reads it (stich suggest FILE); name every card for this command")
+
+
+def _is_hidden_data(data: dict) -> bool:
+    if any(key in data for key in EXTRA_KEYS):
+        return True
+    texts = [v for table in ("hands", "piles") if isinstance(data.get(table), dict)
+             for v in data[table].values()]
+    texts.append(data.get("stock", ""))
+    return any(isinstance(t, str) and HIDDEN in t for t in texts)
+
+
+def read_view(path: str, seat: int | None = None, overrides: dict | None = None) -> InfoSet:
+    """The information set of a file: a hidden deal file, or a plain one seen from ``seat``
+    (default: the file's ``seat``, else the seat to move)."""
+    source = str(path)
+    if source == "-":
+        deal = load(path)             # standard input: plain files only (read once)
+        text = None
+    else:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        deal = None if text is not None and is_hidden_text(text) else load(path)
+    if deal is not None:
+        if overrides:
+            deal = deal.with_rules(overrides)
+        return information(deal, seat or _seat_to_move(deal))
+    return read_hidden(text, source, seat, overrides)
+
+
+def _seat_to_move(deal: Deal) -> int:
+    position = deal.position()
+    if position.is_over():
+        raise DealError("the deal is over: no seat is to move", "play", deal.source)
+    return position.to_move + 1
+
+
+def read_hidden(text: str, source: str = "<string>", seat: int | None = None,
+                overrides: dict | None = None) -> InfoSet:
+    """Read a hidden deal file; errors are ``DealError``s naming the file and the key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DealError(f"TOML syntax error: {exc}", None, source) from None
+    extra = {key: data.pop(key) for key in EXTRA_KEYS if key in data}
+    play = data.pop("play", None)
+    game = str(data.get("game", "")).strip().lower()
+    if game not in GAMES:
+        loads(_toml(data), source)              # the reader's own message
+    spec = GAMES[game]
+    notation = str(data.get("cards", spec.default_notation)).strip().lower()
+    places = _hidden_places(data, spec.layout, source)
+    named = _named_cards(data, play, notation, source)
+    pool = _pool(extra.get("unknown"), data, named, len(places), notation, source, spec)
+    for (key, path), card in zip(places, pool):   # a first filling, to read the rest
+        _set(data, path, card.text(notation))
+    filled = loads(_toml(data), source)          # every check but the play's
+    if overrides:
+        filled = filled.with_rules(overrides)
+    deal = replace(filled, play=_parse_play(play, notation, source))
+    slots = start_slots(deal)
+    must_hide = frozenset(slots[card] for card in pool)
+    if "seat" in extra and seat is None:
+        seat = extra["seat"]
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise DealError(f"must be a seat number, not {seat!r}", "seat", source)
+    if seat is None:
+        from .infoset import relaxed_replay
+        position, _ = relaxed_replay(deal, frozenset(pool))
+        if position.is_over():
+            raise DealError("the deal is over: no seat is to move", "play", source)
+        seat = position.to_move + 1
+    info = information(deal, seat, must_hide)
+    if count_layouts(info) == 0:
+        raise DealError("no hidden layout is consistent with the visible cards and the play "
+                        "(a void contradicts every placing of the unknown cards)", "unknown", source)
+    consistent = info.fill(sample_layouts(info, 1, 0)[0])
+    return replace(info, deal=consistent)
+
+
+def _hidden_places(data: dict, layout: str, source: str) -> list[tuple[str, tuple]]:
+    """Every ``?`` as (key, path to its token), in file order."""
+    places = []
+    for table in ("hands", "piles"):
+        value = data.get(table)
+        if not isinstance(value, dict):
+            continue
+        for seat_key, text in value.items():
+            if not isinstance(text, str):
+                continue
+            for i, token in enumerate(text.split()):
+                if table == "piles":
+                    up, _, down = token.partition("/")
+                    if up == HIDDEN:
+                        raise DealError("a face-up card cannot be `?`: both players see it",
+                                        f"piles.{seat_key}", source)
+                    if down == HIDDEN:
+                        places.append((f"piles.{seat_key}", (table, seat_key, i)))
+                elif token == HIDDEN:
+                    places.append((f"hands.{seat_key}", (table, seat_key, i)))
+    stock = data.get("stock")
+    if isinstance(stock, str):
+        for i, token in enumerate(stock.split()):
+            if token == HIDDEN:
+                places.append(("stock", ("stock", i)))
+    return places
+
+
+def _set(data: dict, path: tuple, text: str) -> None:
+    if path[0] == "stock":
+        tokens = data["stock"].split()
+        tokens[path[1]] = text
+        data["stock"] = " ".join(tokens)
+        return
+    table, key, i = path
+    tokens = data[table][key].split()
+    if table == "piles":
+        tokens[i] = tokens[i].partition("/")[0] + "/" + text
+    else:
+        tokens[i] = text
+    data[table][key] = " ".join(tokens)
+
+
+def _named_cards(data: dict, play, notation: str, source: str) -> dict[Card, str]:
+    named: dict[Card, str] = {}
+    sources = []
+    for table in ("hands", "piles"):
+        if isinstance(data.get(table), dict):
+            sources += [(f"{table}.{k}", v) for k, v in data[table].items()]
+    sources.append(("stock", data.get("stock", "")))
+    if isinstance(play, list):
+        sources += [("play", t) for t in play]
+    for key, text in sources:
+        if not isinstance(text, str):
+            continue
+        for token in text.replace("/", " ").split():
+            if token == HIDDEN:
+                continue
+            try:
+                named.setdefault(parse_card(token, notation), key)
+            except CardError:
+                pass                             # the deal reader names it later
+    return named
+
+
+def _pool(unknown, data: dict, named: dict, places: int, notation: str, source: str, spec) -> list[Card]:
+    if unknown is None and not places:
+        return []
+    if unknown is None:
+        deck = spec.build(CLUBS, spec.resolve_options({}), _players(data, spec)).deck
+        pool = [c for c in deck if c not in named]
+        if len(pool) != places:
+            raise DealError(f"{places} `?` cards but {len(pool)} cards of the pack are not named; "
+                            f"list the hidden cards in `unknown`", "unknown", source)
+        return sorted(pool)
+    if not isinstance(unknown, str):
+        raise DealError("must be a string of cards", "unknown", source)
+    try:
+        pool = [parse_card(t, notation) for t in unknown.split()]
+    except CardError as exc:
+        raise DealError(str(exc), "unknown", source) from None
+    for card in pool:
+        if card in named:
+            raise DealError(f"{card.text(notation)} is unknown but also named in {named[card]}",
+                            "unknown", source)
+    if len(set(pool)) != len(pool):
+        raise DealError("a card is listed twice", "unknown", source)
+    if len(pool) != places:
+        raise DealError(f"{len(pool)} cards for {places} `?` places", "unknown", source)
+    return sorted(pool)
+
+
+def _players(data: dict, spec) -> int:
+    if "players" in data and isinstance(data["players"], int):
+        return data["players"]
+    hands = data.get("hands")
+    if spec.name == "scharwenzel" and isinstance(hands, dict) and len(hands) in spec.seat_counts:
+        return len(hands)
+    return spec.seat_counts[0] if spec.name != "scharwenzel" else 4
+
+
+def _parse_play(play, notation: str, source: str) -> tuple[tuple[Card, ...], ...]:
+    if play is None:
+        return ()
+    if not isinstance(play, list) or not all(isinstance(t, str) for t in play):
+        raise DealError("must be a list of strings, one per trick", "play", source)
+    tricks = []
+    for i, text in enumerate(play):
+        try:
+            cards = tuple(parse_card(token, notation) for token in text.split())
+        except CardError as exc:
+            raise DealError(f"trick {i + 1}: {exc}", "play", source) from None
+        if not cards:
+            raise DealError(f"trick {i + 1} is empty", "play", source)
+        tricks.append(cards)
+    return tuple(tricks)
+
+
+def _toml(data: dict) -> str:
+    """A flat TOML writer for the deal keys (strings, ints, bools, lists, one-level tables)."""
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return str(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    lines, tables = [], []
+    for key, v in data.items():
+        (tables if isinstance(v, dict) else lines).append(key)
+    out = [f"{k} = {value(data[k])}" for k in lines]
+    for t in tables:
+        out += ["", f"[{t}]"] + [f'"{k}" = {value(v)}' for k, v in data[t].items()]
+    return "\n".join(out) + "\n"
+
+
+def write_hidden(info: InfoSet) -> str:
+    """The information set as a hidden deal file: the seat's hidden cards written ``?``."""
+    deal = info.deal
+    n = deal.notation
+    hidden: set[Slot] = {slot for _, slots in info.regions for slot in slots}
+    lines = []
+    section = None
+    for line in deal.dump().splitlines():
+        if line.startswith("["):
+            section = line.strip("[]")
+        key = line.split(" = ", 1)[0] if " = " in line else None
+        if section is None and key == "stock":
+            tokens = ["?" if ("stock", k) in hidden else c.text(n) for k, c in enumerate(deal.stock)]
+            line = f'stock = "{" ".join(tokens)}"'
+        elif section == "hands" and key is not None:
+            seat = int(key)
+            tokens = ["?" if ("hands", seat, i) in hidden else c.text(n)
+                      for i, c in enumerate(deal.hands[seat])]
+            line = f'{seat} = "{" ".join(tokens)}"'
+        elif section == "piles" and key is not None:
+            seat = int(key)
+            tokens = [p.up.text(n) + ("/?" if ("piles", seat, j) in hidden else
+                                      "" if p.down is None else "/" + p.down.text(n))
+                      for j, p in enumerate(deal.piles[seat])]
+            line = f'{seat} = "{" ".join(tokens)}"'
+        lines.append(line)
+        if section is None and key == "leader":
+            lines.append(f"seat = {info.seat}")
+            if info.pool:
+                lines.append(f'unknown = "{format_cards(info.pool, n)}"')
+    return "\n".join(lines) + "\n"
