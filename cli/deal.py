@@ -128,7 +128,8 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
         try:
             predicates.append(parse_constraint(text, game, players, notation))
         except ConstraintError as exc:
-            fail(f"--where {text!r}: {exc}", exc.pointer())
+            shown = repr(text) if len(text) <= 80 else repr(text[:77] + "...")
+            fail(f"--where {shown}: {exc}", exc.pointer() if len(text) <= 200 and text.isprintable() else "")
     if predicate_file is not None:
         try:
             predicates.append(load_predicate(predicate_file))

@@ -6,13 +6,34 @@
     >>> result.totals, result.line[:2], result.nodes              # doctest: +SKIP
 """
 
-from .cards import Card, parse_card, parse_cards
-from .deal import Deal, DealError, Pile, load, loads
-from .games import GAMES
-from .position import IllegalMove, Position
-from .objectives import SolverError
-from .outcome import Outcome
-from .solve import MoveValue, Result, solve
+try:
+    from .cards import Card, parse_card, parse_cards
+    from .deal import Deal, DealError, Pile, load, loads
+    from .games import GAMES
+    from .position import IllegalMove, Position
+    from .objectives import SolverError
+    from .outcome import Outcome
+    from .solve import MoveValue, Result, solve as _solve
+except ModuleNotFoundError as _exc:
+    if _exc.name != f"{__name__}._search":
+        raise
+    # A checkout whose compiled core was never built here (e.g. after `pip install .`, Python
+    # finds this folder before the installed package): say what to do, not just what is missing.
+    raise ModuleNotFoundError(
+        f"{_exc.name} (the compiled search core) is not built in {__path__[0]}: run "
+        f"`pip install -e .` in the checkout (or `python setup.py build_ext --inplace`), or "
+        f"run Python outside the checkout to use the installed stich", name=_exc.name) from None
+
+def solve(deal: Deal, **options) -> Result:
+    """``solver.solve.solve`` (same options), with the cards of ``line`` and ``moves`` written by
+    ``str()`` in the deal's notation, so a ``play`` built from them reads back (issue 12)."""
+    from dataclasses import replace
+    from .cards import in_notation
+    result = _solve(deal, **options)
+    n = deal.notation
+    return replace(result, line=tuple(in_notation(c, n) for c in result.line),
+                   moves=tuple(replace(m, card=in_notation(m.card, n)) for m in result.moves))
+
 
 __all__ = ["Card", "Deal", "DealError", "GAMES", "IllegalMove", "MoveValue", "Pile", "Position",
            "Outcome", "Result", "SolverError", "load", "loads", "parse_card", "parse_cards", "solve"]

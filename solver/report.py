@@ -198,6 +198,22 @@ def _cell_text(cell, deal: Deal) -> str:
     return f"{tricks} {who} {extra}{outcome.score}{hooks}"
 
 
+REPORT_WIDTH = 100
+
+
+def _fitted_grid(leaders, cell, trump_names, width: int = REPORT_WIDTH) -> str:
+    """The trump x leader grid, split into several grids of fewer leaders if wider than ``width``."""
+    for per in range(len(leaders), 0, -1):
+        chunks = [leaders[i:i + per] for i in range(0, len(leaders), per)]
+        grids = [tabulate([[name] + [cell(suit, leader) for leader in chunk]
+                           for suit, name in enumerate(trump_names)],
+                          headers=["trump"] + [f"seat {l} leads" for l in chunk], tablefmt="simple")
+                 for chunk in chunks]
+        if per == 1 or all(max(map(len, g.splitlines())) <= width for g in grids):
+            return "\n\n".join(grids)
+    raise AssertionError("unreachable")
+
+
 def table_report(table) -> str:
     """The double-dummy table as a grid: trumps down, first leaders across (Scharwenzel)."""
     deal = table.deal
@@ -206,11 +222,11 @@ def table_report(table) -> str:
         out.append("(the table is of the deal as dealt: the cards in `play` are not played)")
     if deal.game == "scharwenzel":
         leaders = sorted({c.leader for c in table.cells})
-        rows = [[suit_name(suit, deal.notation)] + [_cell_text(table.cell(suit, leader), deal) for leader in leaders]
-                for suit in range(4)]
-        out.append("Tricks of seats 1+3 – seats 2+4, the winning side and its score, by trump and "
-                   "first leader:")
-        out.append(tabulate(rows, headers=["trump"] + [f"seat {l} leads" for l in leaders], tablefmt="simple"))
+        rules = deal.rule_set
+        out.append(f"Tricks of {side_label(rules, 0)} – {side_label(rules, 1)}, the winner and its "
+                   f"score, by trump and leader:")
+        out.append(_fitted_grid(leaders, lambda suit, leader: _cell_text(table.cell(suit, leader), deal),
+                                [suit_name(suit, deal.notation) for suit in range(4)]))
         out += ["", "Trump each seat should name as declarer"
                 + (" (the declarer leads):" if deal.options["first_leader"] == "declarer"
                    else f" (seat {deal.leader} leads):")]
@@ -251,6 +267,10 @@ def analysis_report(analyses, expand: bool) -> str:
                          outcome, "*" if row.optimal else ""])
         out.append(tabulate(rows, headers=["card" if expand else "cards", "totals", "vs best",
                                            "outcome (play for score)", "optimal"], tablefmt="simple"))
+        if any(row.optimal and row.loss for row in analysis.rows):
+            unit = UNIT_WORDS[rules.unit]
+            out.append(f"* with --objective score a card is optimal when it keeps the best outcome, "
+                       f"even if it gives up {unit} (--objective total ranks by {unit} alone).")
         out.append("")
     return "\n".join(out).rstrip()
 
