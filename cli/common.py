@@ -61,7 +61,9 @@ class StichGroup(click.Group):
             click.echo(f"stich: {exc}", err=True)
             ctx.exit(EXIT_INPUT)
         except KeyboardInterrupt:
-            click.echo("stich: interrupted", err=True)
+            # nothing unfinished is shown as an answer; what was finished (files written, batch
+            # lines) stays.  Bounds proven so far come with the time and node limits.
+            click.echo("stich: interrupted (Ctrl-C) before the search finished: no result", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
             if os.environ.get("STICH_DEBUG"):

@@ -362,3 +362,22 @@ def test_ctrl_c_exits_130_in_every_command(monkeypatch, tmp_path, command, targe
     result = run(command, *args)
     assert result.exit_code == 130, (result.exit_code, result.output)
     assert "interrupted" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_real_ctrl_c_keeps_the_deals_already_written(tmp_path):
+    out = tmp_path / "deals"
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                             "from cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
+                             "deal", "--game", "elfern", "-n", "100000", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(out.glob("*.toml"))) < 3:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "kept" in err and "Traceback" not in err
+    written = sorted(out.glob("*.toml"))
+    assert len(written) >= 3
+    for path in written:
+        load(path)          # every file written is whole
