@@ -105,6 +105,12 @@ def move_outcome_text(move, rules: RuleSet) -> str:
     return f"{side_label(rules, move.winner - 1)}: {move.level}"
 
 
+def score_star_note(rules: RuleSet) -> str:
+    """Why a card that loses some of the unit can still be marked optimal (*)."""
+    unit = UNIT_WORDS[rules.unit]
+    return f"* optimal under --objective score: keeps the best outcome, even if it gives up {unit}"
+
+
 def moves_table(result: Result) -> str:
     """Every legal card, optimal ones first, with what it costs the player to move."""
     deal = result.deal
@@ -153,6 +159,9 @@ def solve_report(result: Result) -> str:
     out.append(f"({result.nodes:,} nodes, {result.seconds * 1000:.1f} ms)")
     if result.moves:
         out += ["", f"Cards of seat {result.to_move} (to play):", moves_table(result)]
+        own = deal.rule_set.side(result.to_move - 1)
+        if any(m.optimal and m.totals[own] != result.totals[own] for m in result.moves):
+            out.append(score_star_note(deal.rule_set))
     if result.line_tricks:
         out += ["", "One optimal line:", line_table(result)]
     for seat, card, points in result.announcements:
@@ -268,9 +277,7 @@ def analysis_report(analyses, expand: bool) -> str:
         out.append(tabulate(rows, headers=["card" if expand else "cards", "totals", "vs best",
                                            "outcome (play for score)", "optimal"], tablefmt="simple"))
         if any(row.optimal and row.loss for row in analysis.rows):
-            unit = UNIT_WORDS[rules.unit]
-            out.append(f"* with --objective score a card is optimal when it keeps the best outcome, "
-                       f"even if it gives up {unit} (--objective total ranks by {unit} alone).")
+            out.append(score_star_note(rules))
         out.append("")
     return "\n".join(out).rstrip()
 

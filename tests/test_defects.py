@@ -292,6 +292,7 @@ def test_analyze_explains_optimal_cards_that_lose_under_the_score_objective():
                                                    for part in line.split())]
     assert losing_optimal, result.stdout
     assert "keeps the best outcome" in result.stdout
+    assert "keeps the best outcome" in run("solve", EXAMPLES / "schafkopf2-ending.toml").stdout
 
 
 def test_cards_of_a_line_read_back_in_a_german_deal():
