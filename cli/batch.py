@@ -14,7 +14,7 @@ from solver.deal import DealError
 from solver.dealing import NoDealFound
 from solver.games import OptionError
 
-from .common import EXIT_INPUT, EXIT_OTHER, objective_option, parse_rule_overrides, rule_option, tt_option
+from .common import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OTHER, objective_option, parse_rule_overrides, rule_option, tt_option
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
@@ -123,10 +123,14 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
     except OptionError as exc:
         fail(f"--rule: {exc}")
     bar = _Bar(enabled=not quiet and sys.stderr.isatty())
+    unreadable = {item.id for item in items if item.error is not None}
 
     def on_error(item_id: str, message: str) -> None:
         bar.close()
-        click.echo(f"stich: {item_id}: not solved: {message}", err=True)
+        if item_id in unreadable:      # the message names the file
+            click.echo(f"stich: {message} (skipped; the batch goes on)", err=True)   # a bad file
+        else:
+            click.echo(f"stich: {item_id}: not solved: {message}", err=True)
 
     try:
         run = run_batch(items, out, jobs=jobs or os.cpu_count() or 1, objective=objective,
@@ -137,20 +141,30 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
         fail(str(exc))
     except KeyboardInterrupt:
         bar.close()
-        fail("interrupted; run the same command again to resume", 130)
+        fail("interrupted; run the same command again to resume", EXIT_INTERRUPTED)
+    except OSError as exc:
+        bar.close()
+        fail(f"{out}: cannot write: {exc.strerror or exc}", EXIT_OTHER)
     bar.close()
     recovery = run.recovery
     if recovery is not None and recovery.dropped:
-        parts = [f"{n} {what}" for n, what in ((1 if recovery.torn else 0, "torn last line"),
-                                              (recovery.invalid, "invalid"),
-                                              (recovery.stale, "of other deals or settings"),
-                                              (recovery.duplicate, "duplicate")) if n]
-        click.echo(f"stich: {out}: dropped {', '.join(parts)} line(s)", err=True)
+        parts = [_lines(n, what) for n, what in ((1 if recovery.torn else 0, "torn last {}"),
+                                                 (recovery.invalid, "invalid {}"),
+                                                 (recovery.stale, "{} of other deals or settings"),
+                                                 (recovery.duplicate, "duplicate {}")) if n]
+        click.echo(f"stich: {out}: dropped {', '.join(parts)}", err=True)
     if not quiet:
         click.echo(f"{run.total} deals: {run.resumed} already in {out}, {run.solved} solved now"
                    + (f", {len(run.failed)} failed" if run.failed else "")
+                   + (f", {len(run.invalid)} unreadable (not solved)" if run.invalid else "")
                    + f" ({run.seconds:.1f} s)")
         click.echo("")
         click.echo(summary(run.records[item.id] for item in items if item.id in run.records))
     if run.failed:
         sys.exit(EXIT_OTHER)
+    if run.invalid:
+        sys.exit(EXIT_INPUT)
+
+
+def _lines(count: int, what: str) -> str:
+    return f"{count} " + what.format("line" if count == 1 else "lines")

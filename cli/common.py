@@ -1,7 +1,8 @@
 """What every command shares: reading the deal, --rule, --json, and the exit status contract.
 
 Exit status: 0 success; 2 bad input (one line on stderr naming file, key and problem);
-1 anything else.  No traceback reaches the user unless STICH_DEBUG=1 is set.
+1 anything else; 130 interrupted (Ctrl-C).  No traceback reaches the user unless STICH_DEBUG=1
+is set.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,6 +21,7 @@ from solver.games import OptionError
 
 EXIT_INPUT = 2
 EXIT_OTHER = 1
+EXIT_INTERRUPTED = 130
 
 
 class InputError(click.ClickException):
@@ -33,8 +36,24 @@ class StichGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+        except click.exceptions.Exit:
             raise
+        except click.exceptions.Abort:          # click's own Ctrl-C
+            click.echo("stich: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except click.UsageError as exc:         # one line, as every other input error
+            where = f"{exc.ctx.info_name}: " if exc.ctx is not None and exc.ctx is not ctx else ""
+            click.echo(f"stich: {where}{_one_line(exc.format_message())} (see --help)", err=True)
+            ctx.exit(EXIT_INPUT)
+        except click.ClickException as exc:
+            click.echo(f"stich: {_one_line(exc.format_message())}", err=True)
+            ctx.exit(exc.exit_code)
+        except MemoryError:
+            click.echo("stich: out of memory (a smaller --tt-mb may help)", err=True)
+            ctx.exit(EXIT_INPUT)
+        except RecursionError:
+            click.echo("stich: input nested too deeply", err=True)
+            ctx.exit(EXIT_INPUT)
         except DealError as exc:
             click.echo(f"stich: {exc}", err=True)
             ctx.exit(EXIT_INPUT)
@@ -42,14 +61,20 @@ class StichGroup(click.Group):
             click.echo(f"stich: {exc}", err=True)
             ctx.exit(EXIT_INPUT)
         except KeyboardInterrupt:
-            click.echo("stich: interrupted", err=True)
-            ctx.exit(130)
+            # nothing unfinished is shown as an answer; what was finished (files written, batch
+            # lines) stays.  Bounds proven so far come with the time and node limits.
+            click.echo("stich: interrupted (Ctrl-C) before the search finished: no result", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
             if os.environ.get("STICH_DEBUG"):
                 raise
             click.echo(f"stich: internal error: {type(exc).__name__}: {exc} "
                        f"(set STICH_DEBUG=1 for a traceback)", err=True)
             ctx.exit(EXIT_OTHER)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split("\n"))
 
 
 def parse_rule_overrides(values: tuple[str, ...]) -> dict[str, str]:
@@ -63,9 +88,16 @@ def parse_rule_overrides(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def read_deal(path: str, rules: tuple[str, ...] = ()) -> Deal:
-    deal = load(path)
-    overrides = parse_rule_overrides(rules)
-    return deal.with_rules(overrides) if overrides else deal
+    """The deal in ``path`` with the --rule options applied before it is checked, exactly as if
+    they were written in its [rules] table."""
+    return load(path, parse_rule_overrides(rules))
+
+
+def docs_path(name: str) -> Path:
+    """Where a document of docs/ is: in the checkout, else where the install put it."""
+    candidates = [Path(__file__).resolve().parent.parent / "docs" / name,
+                  Path(sys.prefix) / "share" / "doc" / "stich" / name]
+    return next((p for p in candidates if p.is_file()), candidates[0])
 
 
 def emit_json(obj: Any) -> None:
@@ -81,8 +113,32 @@ objective_option = click.option(
     "--objective", type=click.Choice(["score", "total"]), default="score", show_default=True,
     help="What perfect play maximises: the game's score (win, Schneider, tout, ...) or the raw "
          "total of tricks, points or honours.  The totals reported are always the raw ones.")
+def available_megabytes() -> int | None:
+    """Memory the system can still give us (Linux MemAvailable), or None where unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _check_tt_mb(ctx, param, value):
+    """Refuse a table the machine cannot hold now, before minutes of swapping or a MemoryError."""
+    free = available_megabytes()
+    if value is not None and free is not None and value > free:
+        raise click.BadParameter(f"{value} MB is more than the {free} MB of memory free now", ctx=ctx,
+                                 param=param)
+    return value
+
+
 tt_option = click.option("--tt-mb", "tt_mb", type=click.IntRange(1, 65536), default=64, show_default=True,
-                         help="Transposition table size in megabytes (memory stays within it).")
+                         callback=_check_tt_mb,
+                         help="Transposition table size in megabytes (memory stays within it; at most "
+                              "the memory free now).  Bigger is not faster: the table is cleared for "
+                              "every search, so a large one is much slower (4096 MB: about 20 times).")
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ from solver.deal import DealError
 from solver.dealing import DEFAULT_MAX_TRIES, NoDealFound, generate_deals
 from solver.games import GAMES, OptionError
 
-from .common import EXIT_INPUT, emit_json, parse_rule_overrides, progress_bar, rule_option
+from .common import EXIT_INPUT, EXIT_INTERRUPTED, emit_json, parse_rule_overrides, progress_bar, rule_option
 
 
 def fail(message: str, detail: str = "") -> NoReturn:
@@ -128,7 +128,8 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
         try:
             predicates.append(parse_constraint(text, game, players, notation))
         except ConstraintError as exc:
-            fail(f"--where {text!r}: {exc}", exc.pointer())
+            shown = repr(text) if len(text) <= 80 else repr(text[:77] + "...")
+            fail(f"--where {shown}: {exc}", exc.pointer() if len(text) <= 200 and text.isprintable() else "")
     if predicate_file is not None:
         try:
             predicates.append(load_predicate(predicate_file))
@@ -151,7 +152,9 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
                           "deal_seed": dealt.deal_seed, "file": None, "deal": text}
                 if out is not None:
                     path = out / f"{dealt.id}.toml"
-                    path.write_bytes(text.encode("utf-8"))
+                    partial = path.with_name(path.name + ".part")    # Ctrl-C never leaves half a file
+                    partial.write_bytes(text.encode("utf-8"))
+                    partial.replace(path)
                     record["file"] = str(path)
                     if not as_json:
                         click.echo(str(path))
@@ -170,5 +173,12 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
         fail(f"--where/--predicate: {exc}")
     except OSError as exc:
         fail(f"--out {out_dir}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        if as_json:
+            emit_json(records)
+        where = f" in {out_dir}" if out is not None else ""
+        click.echo(f"stich: interrupted (Ctrl-C); the {len(records)} deal(s) finished are kept{where}",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
     if as_json:
         emit_json(records)

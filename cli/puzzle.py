@@ -29,9 +29,9 @@ def puzzle_command(deal_file: str, goal: str, side: int | None, rules: tuple[str
 
     \b
     Examples:
-      stich puzzle examples/scharwenzel-ending.toml --goal tricks>=6
-      stich puzzle examples/schafkopf2-ending.toml --goal points>=90
-      stich puzzle examples/elfern-ending.toml --goal honours>=11 --side 2
+      stich puzzle examples/scharwenzel-ending.toml --goal "tricks>=6"
+      stich puzzle examples/schafkopf2-ending.toml --goal "points>=90"
+      stich puzzle examples/elfern-ending.toml --goal "honours>=11" --side 2
     """
     deal = read_deal(deal_file, rules)
     result = solve_puzzle(deal, goal, None if side is None else side - 1, tt_megabytes=tt_mb)

@@ -7,7 +7,7 @@ from tabulate import tabulate
 
 from solver.games import GAMES
 
-from .common import emit_json, json_option
+from .common import docs_path, emit_json, json_option
 
 
 def _value(value) -> str:
@@ -41,3 +41,5 @@ def rules_command(game: str | None, as_json: bool) -> None:
             rows.append([g.name, o.name, values, _value(o.default), o.help, o.source])
     click.echo(tabulate(rows, headers=["game", "option", "values", "default", "meaning", "source"],
                         tablefmt="simple", maxcolwidths=[None, None, None, None, 50, 30]))
+    click.echo(f"\nSources (rules.md §N) are sections of docs/rules.md: the rules and the readings "
+               f"stich chose ({docs_path('rules.md')}).")

@@ -6,14 +6,26 @@
     >>> result.totals, result.line[:2], result.nodes              # doctest: +SKIP
 """
 
-from .cards import Card, parse_card, parse_cards
-from .deal import Deal, DealError, Pile, load, loads
-from .games import GAMES
-from .position import IllegalMove, Position
-from .objectives import SolverError
-from .outcome import Outcome
-from .solve import MoveValue, Result, solve
+try:
+    from .cards import Card, parse_card, parse_cards
+    from .deal import Deal, DealError, Pile, load, loads
+    from .games import GAMES
+    from .position import IllegalMove, Position
+    from .objectives import SolverError
+    from .outcome import Outcome
+    from .anytime import Limits
+    from .solve import MoveValue, Result, solve
+except ModuleNotFoundError as _exc:
+    if _exc.name != f"{__name__}._search":
+        raise
+    # A checkout whose compiled core was never built here (e.g. after `pip install .`, Python
+    # finds this folder before the installed package): say what to do, not just what is missing.
+    raise ModuleNotFoundError(
+        f"{_exc.name} (the compiled search core) is not built in {__path__[0]}: run "
+        f"`pip install -e .` in the checkout (or `python setup.py build_ext --inplace`), or "
+        f"run Python outside the checkout to use the installed stich", name=_exc.name) from None
 
-__all__ = ["Card", "Deal", "DealError", "GAMES", "IllegalMove", "MoveValue", "Pile", "Position",
-           "Outcome", "Result", "SolverError", "load", "loads", "parse_card", "parse_cards", "solve"]
+__all__ = ["Card", "Deal", "DealError", "GAMES", "IllegalMove", "Limits", "MoveValue", "Pile",
+           "Position", "Outcome", "Result", "SolverError", "load", "loads", "parse_card", "parse_cards",
+           "solve"]
 __version__ = "0.1.0"

@@ -217,8 +217,8 @@ def report(data: dict[str, Any]) -> str:
                      disable_numparse=True)
     what = ("solve (value, every card, outcome, line), objective " + data["objective"]
             if data["mode"] == "solve" else "value only (total objective)")
-    off = [name for name, on in data["switches"].items() if not on]
-    lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; "
-             f"techniques off: {', '.join(off) if off else 'none'}", "", table, "",
+    off = [name for name, on in data["switches"].items() if not on and name in SWITCHES]
+    off_text = f"techniques off: {', '.join(off) if off else 'none'}"    # of --off (not experiments)
+    lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}", "", table, "",
              f"Note: {data['note']}."]
     return "\n".join(lines)

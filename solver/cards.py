@@ -66,6 +66,27 @@ class Card(NamedTuple):
         return f"Card({self.text(FRENCH)})"
 
 
+class GermanCard(Card):
+    """A card read or shown in German notation: equal to the plain ``Card`` (same tuple, same
+    hash), but ``str()`` writes it as its deal does (``EO``), so text built from the cards of a
+    German deal reads back into it."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return self.text(GERMAN)
+
+    def __repr__(self) -> str:
+        return f"Card({self.text(GERMAN)})"
+
+
+def in_notation(card: Card, notation: str) -> Card:
+    """The same card, printed by ``str()`` in ``notation``."""
+    if notation == GERMAN:
+        return card if type(card) is GermanCard else GermanCard(card.suit, card.rank)
+    return card if type(card) is Card else Card(card.suit, card.rank)
+
+
 def parse_suit(text: str) -> int:
     """A suit from a name (English or German), a symbol, or nothing else."""
     key = text.strip().lower()
@@ -97,7 +118,7 @@ def parse_card(text: str, notation: str = FRENCH) -> Card:
     if rank is None:
         raise CardError(f"unknown card {raw!r}: {rest!r} is not a rank in {notation} notation "
                         f"(ranks: {' '.join(RANK_LETTERS[notation].values())})")
-    return Card(suit, rank)
+    return GermanCard(suit, rank) if notation == GERMAN else Card(suit, rank)
 
 
 def parse_cards(text: str, notation: str = FRENCH) -> list[Card]:

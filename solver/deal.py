@@ -1,4 +1,4 @@
-"""Deal files: the TOML format of ``shared/deal-format.md``, read, checked and written back.
+"""Deal files: the TOML format of ``docs/deal-format.md``, read, checked and written back.
 
 ``loads``/``load`` return a ``Deal``: the layout as written (hands, piles or stock), the cards
 already played, and the rule options.  Every problem is a ``DealError`` naming the file, the
@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 from .cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
 from .games import GAMES, Game, OptionError, RuleSet
 from .position import IllegalMove, Position
+
+MAX_DEAL_BYTES = 1 << 20       # a deal is a few hundred bytes; refuse to read on forever (/dev/zero)
 
 KNOWN_KEYS = ("game", "cards", "trump", "leader", "hands", "piles", "stock", "play", "taken",
               "rules", "players", "declarer", "all_passed", "announced", "won_trick")
@@ -247,6 +249,15 @@ def show_text(word: str, suit: int, notation: str) -> str:
     return f"({word} {_suit_letter(suit, notation)})"
 
 
+def _shown(value: Any) -> str:
+    """A value for a message, cut short: a file may hold huge or deeply nested values."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -261,32 +272,46 @@ def _toml_value(value: Any) -> str:
 
 # --- reading -----------------------------------------------------------------------------------
 
-def load(path: str | Path) -> Deal:
-    """Read a deal file; ``-`` reads standard input."""
-    source = str(path)
+def load(path: str | Path, rules: dict[str, Any] | None = None, *, other_games_rules: bool = False) -> Deal:
+    """Read a deal file; ``-`` reads standard input.  ``rules`` (e.g. from ``--rule``) override
+    the file's ``[rules]`` before anything is checked, exactly as if written there."""
+    source = str(path) if str(path) else "''"
     try:
-        if source == "-":
+        if str(path) == "-":
             source = "<stdin>"
             stdin = getattr(sys.stdin, "buffer", None)
-            data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
+            data = (stdin.read(MAX_DEAL_BYTES + 1) if stdin is not None
+                    else sys.stdin.read(MAX_DEAL_BYTES + 1).encode("utf-8", "surrogateescape"))
         else:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_DEAL_BYTES + 1)
+        if len(data) > MAX_DEAL_BYTES:
+            raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads
     except FileNotFoundError:
         raise DealError("no such file", None, source) from None
+    except MemoryError:
+        raise DealError("out of memory while reading", None, source) from None
     except IsADirectoryError:
         raise DealError("is a directory, not a deal file", None, source) from None
     except UnicodeDecodeError as exc:
         raise DealError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", None, source) from None
     except OSError as exc:
         raise DealError(f"cannot read: {exc.strerror}", None, source) from None
-    return loads(text, source)
+    return loads(text, source, rules, other_games_rules=other_games_rules)
 
 
-def loads(text: str, source: str = "<string>") -> Deal:
-    """Read a deal from TOML text; ``source`` names it in error messages."""
+def loads(text: str, source: str = "<string>", rules: dict[str, Any] | None = None, *,
+          other_games_rules: bool = False) -> Deal:
+    """Read a deal from TOML text; ``source`` names it in error messages.  ``rules`` override
+    the ``[rules]`` table (each named ``--rule NAME`` in errors); with ``other_games_rules``
+    options the game does not have are skipped (a batch of several games)."""
+    if len(text) > MAX_DEAL_BYTES:
+        raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise DealError("TOML nested too deeply", None, source) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         if message.endswith("(at end of document)"):   # say where that is, like other errors
@@ -294,14 +319,16 @@ def loads(text: str, source: str = "<string>") -> Deal:
             column = len(text) - (text.rfind("\n") + 1) + 1
             message = message[:-1] + f", line {line}, column {column})"
         raise DealError(f"TOML syntax error: {message}", None, source) from None
-    return _Reader(data, source).read()
+    return _Reader(data, source, rules or {}, other_games_rules).read()
 
 
 class _Reader:
     """Checks one parsed TOML table key by key, so each error can name its key."""
 
-    def __init__(self, data: dict, source: str):
+    def __init__(self, data: dict, source: str, overrides: dict[str, Any] | None = None,
+                 other_games_rules: bool = False):
         self.data, self.source = data, source
+        self.overrides, self.other_games_rules = overrides or {}, other_games_rules
 
     def fail(self, key: str | None, message: str) -> DealError:
         return DealError(message, key, self.source)
@@ -328,7 +355,7 @@ class _Reader:
         piles: dict[int, tuple[Pile, ...]] = {}
         if layout == "piles":
             table = self._table("piles")
-            players = 2
+            players = self._players(game, table)
             piles = {seat: self._piles(f"piles.{key}", value, notation)
                      for seat, key, value in self._seats("piles", table, players)}
         else:
@@ -384,13 +411,13 @@ class _Reader:
             raise self.fail("game", f"missing (one of {', '.join(GAMES)})")
         game = self.data["game"]
         if not isinstance(game, str) or game.strip().lower() not in GAMES:
-            raise self.fail("game", f"unknown game {game!r} (one of {', '.join(GAMES)})")
+            raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)})")
         return game.strip().lower()
 
     def _notation(self, spec: Game) -> str:
         value = self.data.get("cards", spec.default_notation)
         if not isinstance(value, str) or value.strip().lower() not in NOTATIONS:
-            raise self.fail("cards", f"must be \"french\" or \"german\", not {value!r}")
+            raise self.fail("cards", f"must be \"french\" or \"german\", not {_shown(value)}")
         return value.strip().lower()
 
     def _rules(self, spec: Game) -> dict[str, Any]:
@@ -401,6 +428,13 @@ class _Reader:
                 rules[name] = spec.option(name).parse(value)
             except OptionError as exc:
                 raise self.fail(f"rules.{name}", str(exc)) from None
+        for name, value in self.overrides.items():     # --rule: as if written in [rules]
+            if self.other_games_rules and name not in {o.name for o in spec.options}:
+                continue
+            try:
+                rules[name] = spec.option(name).parse(value)
+            except OptionError as exc:
+                raise self.fail(f"--rule {name}", str(exc)) from None
         if spec.name == "schafkopf2" and rules.get("mariage") and rules.get("trump_mode") == "schellen":
             raise self.fail("rules.mariage", "the Mariage variant takes trump by the 17th card; "
                                              "it cannot be played with trump_mode = \"schellen\"")
@@ -417,9 +451,11 @@ class _Reader:
         if "players" in self.data:
             players = self.data["players"]
             if game != "scharwenzel":
-                raise self.fail("players", f"{game} is always played by 2")
+                if type(players) is int and players == 2:
+                    return 2
+                raise self.fail("players", f"{game} is always played by 2, not {_shown(players)}")
             if not isinstance(players, int) or isinstance(players, bool) or players not in spec.seat_counts:
-                raise self.fail("players", f"must be 4, 6 or 8, not {players!r}")
+                raise self.fail("players", f"must be 4, 6 or 8, not {_shown(players)}")
             return players
         if game == "scharwenzel":
             if len(hands) not in spec.seat_counts:
@@ -476,14 +512,14 @@ class _Reader:
             raise self.fail(key, f"only Scharwenzel has a {key}")
         value = self.data[key]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
-            raise self.fail(key, f"must be a seat 1..{players}, not {value!r}")
+            raise self.fail(key, f"must be a seat 1..{players}, not {_shown(value)}")
         return value
 
     def _leader(self, game: str, players: int, rules: dict, declarer: int | None, spec: Game) -> int:
         if "leader" in self.data:
             value = self.data["leader"]
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
-                raise self.fail("leader", f"must be a seat 1..{players}, not {value!r}")
+                raise self.fail("leader", f"must be a seat 1..{players}, not {_shown(value)}")
             return value
         if game == "scharwenzel" and spec.resolve_options(rules)["first_leader"] == "declarer":
             if declarer is None:
@@ -499,13 +535,19 @@ class _Reader:
         if game != "scharwenzel":
             raise self.fail("all_passed", "only Scharwenzel has a bidding where all can pass")
         if not isinstance(value, bool):
-            raise self.fail("all_passed", f"must be true or false, not {value!r}")
+            raise self.fail("all_passed", f"must be true or false, not {_shown(value)}")
         return value
 
     def _trump(self, game: str, rules: dict, spec: Game, all_passed: bool = False) -> int | None:
         if all_passed:
-            if "trump" in self.data and parse_suit(str(self.data["trump"])) != 0:
-                raise self.fail("trump", "all_passed = true means clubs are trump")
+            if "trump" in self.data:
+                value = self.data["trump"]
+                try:
+                    suit = parse_suit(value) if isinstance(value, str) else None
+                except CardError:
+                    suit = None
+                if suit != 0:
+                    raise self.fail("trump", f"all_passed = true means clubs are trump, not {_shown(value)}")
             return 0
         if "trump" not in self.data:
             if game == "scharwenzel":
@@ -513,7 +555,7 @@ class _Reader:
             return None
         value = self.data["trump"]
         if not isinstance(value, str):
-            raise self.fail("trump", f"must be a suit name or symbol, not {value!r}")
+            raise self.fail("trump", f"must be a suit name or symbol, not {_shown(value)}")
         try:
             suit = parse_suit(value)
         except CardError as exc:
@@ -601,7 +643,7 @@ class _Reader:
         value = self.data["taken"]
         if (not isinstance(value, list) or len(value) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
-            raise self.fail("taken", f"must be two numbers [a, b] of 0 or more, not {value!r}")
+            raise self.fail("taken", f"must be two numbers [a, b] of 0 or more, not {_shown(value)}")
         return (value[0], value[1])
 
     # --- whole-deal checks -----------------------------------------------------------------------

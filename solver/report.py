@@ -130,6 +130,12 @@ def move_outcome_text(move, rules: RuleSet) -> str:
     return f"{side_label(rules, move.winner - 1)}: {move.level}"
 
 
+def score_star_note(rules: RuleSet) -> str:
+    """Why a card that loses some of the unit can still be marked optimal (*)."""
+    unit = UNIT_WORDS[rules.unit]
+    return f"* optimal under --objective score: keeps the best outcome, even if it gives up {unit}"
+
+
 def moves_table(result: Result) -> str:
     """Every legal card, optimal ones first, with what it costs the player to move."""
     deal = result.deal
@@ -232,6 +238,9 @@ def solve_report(result: Result) -> str:
     out.append(f"({result.nodes:,} nodes, {result.seconds * 1000:.1f} ms)")
     if result.moves:
         out += ["", f"Cards of seat {result.to_move} (to play):", moves_table(result)]
+        own = deal.rule_set.side(result.to_move - 1)
+        if any(m.optimal and m.totals[own] != result.totals[own] for m in result.moves):
+            out.append(score_star_note(deal.rule_set))
     if result.line_tricks:
         out += ["", "One optimal line:", line_table(result)]
     unit = "strokes" if not deal.rule_set.bonus_in_points else "points"
@@ -300,6 +309,22 @@ def _cell_text(cell, deal: Deal) -> str:
     return f"{tricks} {who} {extra}{outcome.score}{hooks}"
 
 
+REPORT_WIDTH = 100
+
+
+def _fitted_grid(leaders, cell, trump_names, width: int = REPORT_WIDTH) -> str:
+    """The trump x leader grid, split into several grids of fewer leaders if wider than ``width``."""
+    for per in range(len(leaders), 0, -1):
+        chunks = [leaders[i:i + per] for i in range(0, len(leaders), per)]
+        grids = [tabulate([[name] + [cell(suit, leader) for leader in chunk]
+                           for suit, name in enumerate(trump_names)],
+                          headers=["trump"] + [f"seat {l} leads" for l in chunk], tablefmt="simple")
+                 for chunk in chunks]
+        if per == 1 or all(max(map(len, g.splitlines())) <= width for g in grids):
+            return "\n\n".join(grids)
+    raise AssertionError("unreachable")
+
+
 def table_report(table) -> str:
     """The double-dummy table as a grid: trumps down, first leaders across (Scharwenzel)."""
     deal = table.deal
@@ -308,11 +333,11 @@ def table_report(table) -> str:
         out.append("(the table is of the deal as dealt: the cards in `play` are not played)")
     if deal.game == "scharwenzel":
         leaders = sorted({c.leader for c in table.cells})
-        rows = [[suit_name(suit, deal.notation)] + [_cell_text(table.cell(suit, leader), deal) for leader in leaders]
-                for suit in range(4)]
-        out.append("Tricks of seats 1+3 – seats 2+4, the winning side and its score, by trump and "
-                   "first leader:")
-        out.append(tabulate(rows, headers=["trump"] + [f"seat {l} leads" for l in leaders], tablefmt="simple"))
+        rules = deal.rule_set
+        out.append(f"Tricks of {side_label(rules, 0)} – {side_label(rules, 1)}, the winner and its "
+                   f"score, by trump and leader:")
+        out.append(_fitted_grid(leaders, lambda suit, leader: _cell_text(table.cell(suit, leader), deal),
+                                [suit_name(suit, deal.notation) for suit in range(4)]))
         out += ["", "Trump each seat should name as declarer"
                 + (" (the declarer leads):" if deal.options["first_leader"] == "declarer"
                    else f" (seat {deal.leader} leads):")]
@@ -355,6 +380,8 @@ def analysis_report(analyses, expand: bool) -> str:
                          outcome, "*" if row.optimal else ""])
         out.append(tabulate(rows, headers=["card" if expand else "cards", "totals", "vs best",
                                            "outcome (play for score)", "optimal"], tablefmt="simple"))
+        if any(row.optimal and row.loss for row in analysis.rows):
+            out.append(score_star_note(rules))
         out.append("")
     return "\n".join(out).rstrip()
 

@@ -1,5 +1,8 @@
 """Solving a deal: the double-dummy totals, the outcome, every legal card's value, one line.
 
+Cards in the result are written by ``str()`` in the deal's notation (``EO`` in a German deal),
+so a ``play`` built from them reads back.
+
 Data flows one way: Deal -> Position (``play`` replayed) -> Tables -> Engine (the core) ->
 ``Result``.  ``totals`` are always the final totals under perfect play for the totals (the
 contract of ``stich solve``).  The objective decides the rest: with ``score`` (the default)
@@ -16,6 +19,7 @@ from typing import Callable, Iterator
 
 from ._search import Engine
 from .anytime import Budget, Limits, Stopped
+from .cards import in_notation
 from .deal import Deal
 from .objectives import (OBJECTIVES, Searcher, SolverError, decided, replay_line,
                          score_objective)
@@ -129,7 +133,7 @@ def _finish(deal, objective, work, position, value, totals, line, moves, started
     """The exact result: the line played out by the referee, which must end where the search
     said (the solver checks itself on every solve)."""
     searcher, rung = work.searcher, work.rung
-    cards = tuple(m.card for m in line)
+    cards = tuple(in_notation(m.card, deal.notation) for m in line)
     tricks, announcements, final = replay_line(position, line)
     line_totals = (final.points[0], final.points[1])
     outcome = deal.game_spec.outcome(final, deal)
@@ -228,8 +232,8 @@ class _Work:
             pair = searcher.shown_by(move)
             row = self._card(move, value, maximiser)
             for index in group:
-                moves.append(MoveValue(searcher.tables.cards[index & 63], group=group_no,
-                                       pair=pair, **row))
+                card = in_notation(searcher.tables.cards[index & 63], searcher.deal.notation)
+                moves.append(MoveValue(card, group=group_no, pair=pair, **row))
         return moves
 
     def _card(self, move: int, value: int | None, maximiser: bool) -> dict:

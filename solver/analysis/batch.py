@@ -38,6 +38,9 @@ import hashlib
 import json
 import multiprocessing
 import os
+import signal
+import stat
+import sys
 import threading
 import time
 from collections import Counter, defaultdict
@@ -48,7 +51,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from tabulate import tabulate
 
-from ..deal import Deal, load, loads
+from ..deal import Deal, DealError, load, loads
 from ..dealing import generate_deals, parse_label, stream_label
 from ..games import GAMES
 
@@ -62,6 +65,9 @@ FSYNC_POLICIES = ("line", "second", "end")
 
 class BatchError(ValueError):
     """Bad input to a batch (exit 2): a bad --generate, unreadable deals, a locked file ..."""
+
+
+MAX_GENERATE = 100_000        # deals per --generate: the batch holds every deal's text in memory
 
 
 class MissingDask(BatchError):
@@ -79,6 +85,7 @@ class BatchItem:
     game: str
     label: str                   # game, or scharwenzel6 / scharwenzel8
     file: str | None = None
+    error: str | None = None     # a deal file that could not be read: reported, never solved
 
     @property
     def sha256(self) -> str:
@@ -101,10 +108,13 @@ def parse_generate(spec: str) -> tuple[str, int, int, int]:
         raise BatchError(f"--generate {spec!r}: N and SEED must be whole numbers") from None
     if count < 1:
         raise BatchError(f"--generate {spec!r}: N must be 1 or more")
+    if count > MAX_GENERATE:
+        raise BatchError(f"--generate {spec!r}: at most {MAX_GENERATE:,} deals per --generate "
+                         f"(split a larger run into several seeds)")
     return game, players, count, seed
 
 
-def _apply_rules(deal: Deal, overrides: dict[str, str]) -> Deal:
+def _apply_rules(deal: Deal, overrides: dict[str, str]) -> Deal:   # generated deals (leader as dealt)
     """The --rule options this deal's game knows (others are for other games of the batch)."""
     names = {o.name for o in deal.game_spec.options}
     mine = {k: v for k, v in overrides.items() if k in names}
@@ -145,7 +155,11 @@ def file_items(path: str | Path, overrides: dict[str, str] | None = None) -> lis
         raise BatchError(f"{path}: no such file or directory")
     items = []
     for file in files:
-        deal = _apply_rules(load(file), overrides or {})
+        try:     # --rule is applied as the file is read, as in every other command
+            deal = load(file, overrides or {}, other_games_rules=True)
+        except DealError as exc:      # one bad file must not stop the batch
+            items.append(BatchItem(file.stem, "", "?", "?", str(file), error=str(exc)))
+            continue
         items.append(BatchItem(file.stem, deal.dump(), deal.game, stream_label(deal.game, deal.players),
                                str(file)))
     return items
@@ -160,7 +174,7 @@ def collect_items(paths: Iterable[str], generate: Iterable[str],
     items: list[BatchItem] = []
     for path in paths:
         items += file_items(path, overrides)
-    games += [item.game for item in items]
+    games += [item.game for item in items if item.error is None]
     check_rule_names(overrides, games)
     for spec in generate:
         items += generated_items(spec, overrides)
@@ -191,8 +205,34 @@ def worker_engine(tt_megabytes: int):
     return engine
 
 
-def _init_worker(tt_megabytes: int) -> None:
+def _init_worker(tt_megabytes: int, parent: int | None = None) -> None:
+    die_with_parent(parent)
     worker_engine(tt_megabytes)
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """A worker must not outlive a killed batch (SIGKILL leaves no time to stop it): on Linux the
+    kernel sends SIGKILL when the parent dies; a thread also watches the parent's pid (given by
+    the parent: it may have died while this worker was still starting)."""
+    parent = os.getppid() if parent is None else parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(0.5)
+    if os.getppid() != parent:        # died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=watch, name="stich-parent-watch", daemon=True).start()
 
 
 def solve_item(item_id: str, text: str, objective: str, with_moves: bool,
@@ -319,6 +359,9 @@ class ResultsFile:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise BatchError(f"{self.path}: cannot open: {exc.strerror}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):    # /dev/full, /dev/zero, a pipe: never ends
+            os.close(fd)
+            raise BatchError(f"{self.path}: not a regular file (the results file is read back to resume)")
         _lock(fd, self.path)
         try:
             data = self._read(fd)
@@ -413,6 +456,7 @@ class BatchRun:
     resumed: int                       # deals already in the file
     solved: int = 0                    # deals solved by this run
     failed: list[tuple[str, str]] = field(default_factory=list)   # (id, message)
+    invalid: list[tuple[str, str]] = field(default_factory=list)  # (id, message): unreadable files
     records: dict[str, dict] = field(default_factory=dict)          # every kept or new record
     recovery: Recovery | None = None
     seconds: float = 0.0
@@ -446,10 +490,16 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
     that failed (it is not written, so a rerun tries again)."""
     started = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
-    with ResultsFile(out, items, objective, with_moves, fsync) as results:
+    readable = [item for item in items if item.error is None]
+    with ResultsFile(out, readable, objective, with_moves, fsync) as results:
         run = BatchRun(len(items), len(results.recovery.kept), recovery=results.recovery)
         run.records.update(results.recovery.kept)
-        todo = [item for item in items if item.id not in run.records]
+        for item in items:
+            if item.error is not None:
+                run.invalid.append((item.id, item.error))
+                if on_error:
+                    on_error(item.id, item.error)
+        todo = [item for item in items if item.id not in run.records and item.error is None]
         done = run.resumed
         if progress:
             progress(done, run.total)
@@ -495,7 +545,7 @@ def _solutions(todo: list[BatchItem], jobs: int, dask_address: str | None, objec
         # its lock stay the parent's alone (a forked worker outliving a killed parent would
         # still hold the lock)
         executor = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), initializer=_init_worker,
-                                       initargs=(tt_megabytes,),
+                                       initargs=(tt_megabytes, os.getpid()),
                                        mp_context=multiprocessing.get_context("spawn"))
     try:
         futures = {executor.submit(solve_item, item.id, item.text, objective, with_moves,
@@ -564,6 +614,6 @@ def summary(records: Iterable[dict]) -> str:
              tabulate(outcomes, headers=["game", "winner", "outcome", "deals", "share", "mean score"],
                       tablefmt="simple"),
              "",
-             tabulate(totals, headers=["game", "total of side 1", "deals", "share", ""],
+             tabulate(totals, headers=["game", "total of side 1", "deals", "share", "histogram"],
                       tablefmt="simple")]
     return "\n".join(parts)

@@ -81,6 +81,9 @@ from ..games import GAMES
 Predicate = Callable[[Deal], bool]
 
 
+MAX_NESTING = 50          # parentheses; deeper would only exhaust Python's stack
+
+
 class ConstraintError(ValueError):
     """A constraint that cannot be read: the message, the text and the bad part in it."""
 
@@ -167,6 +170,7 @@ class _Parser:
         self.text, self.info = text, info
         self.tokens = [Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
         self.i = 0
+        self.depth = 0
 
     # helpers
     def fail(self, message: str, token: Token | None = None) -> ConstraintError:
@@ -228,16 +232,24 @@ class _Parser:
         return parts[0] if len(parts) == 1 else (lambda view, ps=tuple(parts): all(p(view) for p in ps))
 
     def not_expr(self) -> Predicate:
-        if self.accept("not"):
-            inner = self.not_expr()
-            return lambda view: not inner(view)
+        negate = False
+        while self.accept("not"):          # a loop, not recursion: 'not not not ...' of any length
+            negate = not negate
+        inner = self.operand()
+        return (lambda view: not inner(view)) if negate else inner
+
+    def operand(self) -> Predicate:
         opening = self.accept("(")
-        if opening:
-            inner = self.or_expr()
-            if not self.accept(")"):
-                raise self.fail("expected ')' to close the '(' here", opening)
-            return inner
-        return self.clause()
+        if not opening:
+            return self.clause()
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.fail(f"parentheses nested more than {MAX_NESTING} deep", opening)
+        inner = self.or_expr()
+        if not self.accept(")"):
+            raise self.fail("expected ')' to close the '(' here", opening)
+        self.depth -= 1
+        return inner
 
     def clause(self) -> Predicate:
         subject = self.subject()

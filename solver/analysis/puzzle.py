@@ -39,6 +39,9 @@ class Goal:
         return f"{side_label(deal.rule_set, self.side)}: {self.text}"
 
 
+MAX_GOAL = 1_000_000     # far above any game's total (Elfern 20, Schafkopf 130, Scharwenzel 8 tricks)
+
+
 def parse_goal(text: str, deal: Deal, side: int) -> Goal:
     """Read a goal for ``side`` (0: seat 1's side).  Bad goals raise DealError (exit 2)."""
     raw = text.strip().lower().replace(" ", "")
@@ -49,7 +52,8 @@ def parse_goal(text: str, deal: Deal, side: int) -> Goal:
         if word != "total" and word != unit:
             raise DealError(f"{deal.game} counts {unit}, not {word} (use {unit}>=N or total>=N)",
                             "--goal", deal.source)
-        return Goal(text, side, "total", int(match.group(2)))
+        # a number beyond any deal is simply unreachable; cap it so the engine's integers hold it
+        return Goal(text, side, "total", min(int(match.group(2)[:12]), MAX_GOAL))
     position = deal.position()
     if raw in ("tout", "schwarz") and (deal.game != "elfern" or raw == "tout"):
         if raw == "tout" and deal.game != "scharwenzel":
