@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 Z95 = 1.959963984540054          # the 97.5% point of the standard normal
-DEFAULT_RESAMPLES = 2000
+DEFAULT_RESAMPLES = 1000
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -49,8 +49,7 @@ def bootstrap_means(values: Sequence[float], resamples: int = DEFAULT_RESAMPLES,
         return []
     rng = random.Random(f"stich-bootstrap:{seed}")
     data = list(values)
-    draw = rng.random
-    return [sum(data[int(draw() * n)] for _ in range(n)) / n for _ in range(resamples)]
+    return [sum(rng.choices(data, k=n)) / n for _ in range(resamples)]
 
 
 def bootstrap_interval(values: Sequence[float], resamples: int = DEFAULT_RESAMPLES,

@@ -232,3 +232,16 @@ def test_bad_input_exits_2_with_one_line(tmp_path, args, words):
 
 def test_tactic_error_is_a_value_error():
     assert issubclass(TacticError, ValueError)
+
+
+def test_until_width_stops_at_a_checkpoint_reproducibly():
+    args = ("tactic", "scharwenzel.no_overtake_partner", "--game", "scharwenzel", "--deals", "60",
+            "--seed", "4", "--objective", "total", "--json", "--quiet", "--until-width", "5")
+    code, out, err = run_cli(*args, "--jobs", "1")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["deals"] == 50 and summary["stopped_early"]
+    code, out2, err = run_cli(*args, "--jobs", "2")
+    assert json.loads(out2) == summary
+    code, out3, err = run_cli(*args[:-1], "0.0001", "--jobs", "1")
+    assert json.loads(out3)["deals"] == 60 and not json.loads(out3)["stopped_early"]
