@@ -17,7 +17,7 @@ from solver.analysis.constraints import ConstraintError, all_of, parse_constrain
 from solver.analysis.tactic import (StudySettings, counterexamples, generated_study_items,
                                     headline_width, regret_lists, resolve, run_study,
                                     study_items_of, summarise)
-from solver.deal import DealError, loads
+from solver.deal import DealError
 from solver.dealing import NoDealFound
 from solver.games import GAMES, OptionError
 from solver.tactics import REGISTRY, TacticError
@@ -64,7 +64,7 @@ def _pct(part: dict) -> str:
     return f"{100 * part['share']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def report(summary: dict, unit: str) -> str:
+def report(summary: dict) -> str:
     rows, detail, outcome = [], [], []
     for t in summary["tactics"]:
         vs = t["vs_opposite"]
@@ -81,6 +81,8 @@ def report(summary: dict, unit: str) -> str:
             outcome.append([t["tactic"]] + [f"{100 * t[p][k]:.1f}%" if t[p].get(k) == t[p].get(k) else "–"
                                             for p in ("advice", "random", "opposite")
                                             for k in ("level_lost", "win_lost")])
+    units = sorted({t["unit"] for t in summary["tactics"] if t["unit"]})
+    unit = " or ".join(units) or "the game's unit"
     parts = [f"{summary['deals']} deals, objective {summary['objective']}, regret in {unit} "
              f"(95% intervals: Wilson for shares, seeded bootstrap for means)", "",
              tabulate(rows, headers=["tactic", "decisions", "deals applied", "advice optimal",
@@ -99,10 +101,11 @@ def report(summary: dict, unit: str) -> str:
     return "\n".join(parts)
 
 
-def text_histograms(records, tactics, unit: str) -> str:
+def text_histograms(records, tactics, summary: dict) -> str:
     """Regret distributions as text, for when matplotlib is not installed."""
     lines = []
-    for tactic in tactics:
+    for tactic, row in zip(tactics, summary["tactics"]):
+        unit = row["unit"]
         lists = regret_lists(records, tactic)
         values = [v for vs in lists.values() for v in vs]
         if not values:
@@ -122,7 +125,7 @@ def text_histograms(records, tactics, unit: str) -> str:
     return "\n".join(lines)
 
 
-def plot(records, tactics, summary: dict, unit: str, path: str) -> bool:
+def plot(records, tactics, summary: dict, path: str) -> bool:
     """Regret distributions and share-optimal intervals; False if matplotlib is missing."""
     try:
         import matplotlib
@@ -143,7 +146,7 @@ def plot(records, tactics, summary: dict, unit: str, path: str) -> bool:
                 left.hist(values, bins=bins, histtype="step", density=True, label=part,
                           color=colours[part], linewidth=1.5)
         left.set_title(f"{tactic.name} ({row['decisions']} decisions)", fontsize=9)
-        left.set_xlabel(f"regret ({unit})", fontsize=8)
+        left.set_xlabel(f"regret ({row['unit']})", fontsize=8)
         left.tick_params(labelsize=7)
         if k == 0:
             left.legend(fontsize=7)
@@ -278,7 +281,6 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     records = run.used_records()
     summary = summarise(records, tactics, seed, objective)
     summary["stopped_early"] = run.stopped_early
-    unit = loads(records[0]["deal"], records[0]["id"]).rule_set.unit if records else ""
     if cx_dir:
         Path(cx_dir).mkdir(parents=True, exist_ok=True)
         written = []
@@ -289,14 +291,14 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
         summary["counterexamples"] = written
     plotted = None
     if plot_path:
-        plotted = plot(records, tactics, summary, unit, plot_path)
+        plotted = plot(records, tactics, summary, plot_path)
     if as_json:
         emit_json(summary)
     else:
-        click.echo(report(summary, unit))
+        click.echo(report(summary))
         if plot_path and not plotted:
             click.echo("")
             click.echo("matplotlib is not installed (pip install \"stich[plot]\"): text histograms instead")
-            click.echo(text_histograms(records, tactics, unit))
+            click.echo(text_histograms(records, tactics, summary))
     if run.failed:
         sys.exit(EXIT_OTHER)

@@ -245,3 +245,17 @@ def test_until_width_stops_at_a_checkpoint_reproducibly():
     assert json.loads(out2) == summary
     code, out3, err = run_cli(*args[:-1], "0.0001", "--jobs", "1")
     assert json.loads(out3)["deals"] == 60 and not json.loads(out3)["stopped_early"]
+
+
+def test_plot_file_or_text_histogram(tmp_path, monkeypatch):
+    args = ("tactic", "scharwenzel.no_overtake_partner", "--game", "scharwenzel", "--deals", "8",
+            "--objective", "total", "--jobs", "1", "--quiet")
+    pytest.importorskip("matplotlib")
+    code, out, err = run_cli(*args, "--plot", str(tmp_path / "p.svg"))
+    assert code == 0, err
+    assert (tmp_path / "p.svg").read_text().lstrip().startswith("<?xml")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # as if it were not installed
+    code, out, err = run_cli(*args, "--plot", str(tmp_path / "q.png"))
+    assert code == 0, err
+    assert "text histograms" in out and "no_overtake_partner: regret (tricks)" in out
+    assert not (tmp_path / "q.png").exists()

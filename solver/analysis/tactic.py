@@ -405,8 +405,9 @@ def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: 
     applied = {s.deal_id for s in scored}
     key = f"{seed}:{tactic.name}"
     with_opposite = [s for s in scored if s.opposite is not None]
+    unit = loads(mine[0]["deal"], mine[0]["id"]).rule_set.unit if mine else None
     out = {
-        "tactic": tactic.name, "summary": tactic.summary, "objective": objective,
+        "tactic": tactic.name, "summary": tactic.summary, "objective": objective, "unit": unit,
         "deals": len(mine), "deals_applied": len(applied), "deals_never": len(mine) - len(applied),
         "decisions": len(scored),
         "advice": {"optimal": _share([s.optimal for s in scored]),
