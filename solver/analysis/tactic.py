@@ -1,7 +1,7 @@
 """The tactics study: how good is a piece of advice against perfect play, over many deals.
 
 Each deal is walked along one double-dummy optimal line (``Searcher.line``, under the study's
-objective).  At every decision of that line where a tactic applies (``first``: only its first
+objective).  At every decision of that line (a seat with more than one legal card) where a tactic applies (``first``: only its first
 one in the deal) every legal card is scored exactly: the final total of the mover's side after
 it with perfect play on both sides, and (objective ``score``) the outcome it forces.  One
 engine per worker: its table is cleared at the start of each deal (so a deal's result never
@@ -131,9 +131,8 @@ def study_deal(deal: Deal, tactics: list[Tactic], objective: str, first: bool, e
     decisions = []
     for ply, index in enumerate(line):
         active = [t for t in mine if not (first and t.name in done)]
-        if active:
-            here = searcher.position
-            view = make_view(here, deal)
+        view = make_view(searcher.position, deal) if active else None
+        if view is not None and len(view.legal) > 1:          # one legal card: no decision
             advice = {}
             for t in active:
                 cards = t(view)
@@ -381,7 +380,7 @@ def scored_decisions(records: list[dict], name: str) -> list[Scored]:
     out = []
     for record in records:
         for decision in record["result"]["decisions"]:
-            if name in decision["advice"]:
+            if name in decision["advice"] and len(decision["cards"]) > 1:
                 out.append(score_decision(record["id"], decision, name))
     return out
 

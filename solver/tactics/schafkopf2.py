@@ -49,11 +49,33 @@ def bare_ten_first_winning_trick(view: View):
     Sicherheit bringt").
     Formalisation: applies when the mover follows (second to a trick) and may play a bare ten
     (as in lead_at_once) that beats the card led, so the trick is certainly its own; advises
-    those tens.
+    those tens.  In this game that is nearly always a forced card (a bare ten that beats the
+    card led is the mover's only card of the suit led), and forced cards are not decisions,
+    so this reading is rarely tested; see lead_when_it_wins.
     """
     if view.is_lead:
         return None
     return [c for c in _bare_tens(view) if view.would_win(c)]
+
+
+@tactic("schafkopf2.bare_ten.lead_when_it_wins", "schafkopf2")
+def bare_ten_lead_when_it_wins(view: View):
+    """Bring a bare ten to safety: lead it as soon as the lead wins the trick.
+
+    Source: as schafkopf2.bare_ten.lead_at_once.
+    Formalisation: applies at a lead where the mover can lead a bare ten (as in lead_at_once)
+    that no legal reply of the opponent (its face-up cards, under the follow rule) beats;
+    advises those tens.
+    """
+    if not view.is_lead:
+        return None
+    safe = []
+    for ten in _bare_tens(view):
+        trial = view.position.copy()
+        trial.play(ten)
+        if not any(view.beats(reply, ten) for reply in trial.legal_moves()):
+            safe.append(ten)
+    return safe
 
 
 @tactic("schafkopf2.bare_ten.asap", "schafkopf2")
