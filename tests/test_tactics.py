@@ -259,3 +259,32 @@ def test_plot_file_or_text_histogram(tmp_path, monkeypatch):
     assert code == 0, err
     assert "text histograms" in out and "no_overtake_partner: regret (tricks)" in out
     assert not (tmp_path / "q.png").exists()
+
+
+@pytest.mark.parametrize("game,count", [("scharwenzel", 3), ("schafkopf2", 1)])
+def test_decision_scores_agree_with_solve(game, count):
+    """Every scored card of a study (score objective) against solver.solve of the position:
+    the mover's final total, the outcome rank, and which cards are optimal."""
+    from solver.analysis.tactic import study_deal
+    from solver.cards import parse_card
+    from solver.solve import new_engine, solve
+    from solver.tactics.base import play_to
+    engine = new_engine(16)
+    tactics = builtin(game)
+    checked = 0
+    for dealt in generate_deals(game, 9, count):
+        deal = dealt.deal
+        result = study_deal(deal, tactics, "score", False, engine)
+        for decision in result["decisions"][:6]:
+            line = [parse_card(t, deal.notation) for t in result["line"][:decision["ply"]]]
+            solved = solve(deal.with_play(play_to(deal, line)), objective="score")
+            side = (solved.to_move - 1) % 2
+            by_card = {m.card.text(deal.notation): m for m in solved.moves}
+            assert sorted(by_card) == sorted(decision["cards"])
+            for text, total, rank in zip(decision["cards"], decision["totals"], decision["ranks"]):
+                move = by_card[text]
+                assert total == move.totals[side]
+                assert rank == (move.rank if side == 0 else -move.rank)
+                assert (rank == max(decision["ranks"])) == move.optimal
+                checked += 1
+    assert checked > 10
