@@ -63,6 +63,34 @@ def bootstrap_interval(values: Sequence[float], resamples: int = DEFAULT_RESAMPL
     return percentile_interval(bootstrap_means(values, resamples, seed), level)
 
 
+def cluster_bootstrap_means(groups: Sequence[Sequence[float]], resamples: int = DEFAULT_RESAMPLES,
+                            seed: int | str = 0) -> list[float]:
+    """Means over resamples of whole groups (e.g. the decisions of one deal, which are not
+    independent): each resample draws as many groups as there are, with replacement, and
+    takes the mean of all their values (sum over count).  Seeded and reproducible."""
+    sized = [(sum(g), len(g)) for g in groups if len(g)]
+    m = len(sized)
+    if m == 0:
+        return []
+    rng = random.Random(f"stich-cluster-bootstrap:{seed}")
+    out = []
+    for _ in range(resamples):
+        picks = rng.choices(sized, k=m)
+        out.append(sum(p[0] for p in picks) / sum(p[1] for p in picks))
+    return out
+
+
+def cluster_bootstrap_interval(groups: Sequence[Sequence[float]], resamples: int = DEFAULT_RESAMPLES,
+                               seed: int | str = 0, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval for the mean of all values, resampling whole groups."""
+    values = [v for g in groups for v in g]
+    if not values:
+        return (math.nan, math.nan)
+    if min(values) == max(values):
+        return (float(values[0]), float(values[0]))
+    return percentile_interval(cluster_bootstrap_means(groups, resamples, seed), level)
+
+
 def mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
@@ -108,11 +136,25 @@ class Paired:
 
 
 def paired(a: Sequence[float], b: Sequence[float], seed: int | str = 0,
-           resamples: int = DEFAULT_RESAMPLES) -> Paired:
+           resamples: int = DEFAULT_RESAMPLES, groups: Sequence | None = None) -> Paired:
+    """The paired difference a - b; ``groups`` (one key per pair, e.g. its deal): resample
+    whole groups for the interval."""
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     diffs = [x - y for x, y in zip(a, b)]
     lower = sum(1 for d in diffs if d < 0)
     higher = sum(1 for d in diffs if d > 0)
-    return Paired(len(diffs), mean(diffs), bootstrap_interval(diffs, resamples, seed), lower,
-                  len(diffs) - lower - higher, higher, sign_test(lower, higher))
+    if groups is None:
+        interval = bootstrap_interval(diffs, resamples, seed)
+    else:
+        interval = cluster_bootstrap_interval(group_by(diffs, groups), resamples, seed)
+    return Paired(len(diffs), mean(diffs), interval, lower, len(diffs) - lower - higher, higher,
+                  sign_test(lower, higher))
+
+
+def group_by(values: Sequence[float], keys: Sequence) -> list[list[float]]:
+    """Values grouped by key, groups in order of first appearance."""
+    groups: dict = {}
+    for value, key in zip(values, keys):
+        groups.setdefault(key, []).append(value)
+    return list(groups.values())

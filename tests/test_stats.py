@@ -106,3 +106,31 @@ def test_paired_counts_and_mean():
     assert (result.lower, result.equal, result.higher) == (1, 2, 1)
     assert result.mean == 0.0
     assert result.n == 4
+
+
+@pytest.mark.parametrize("groups", [[[0, 1], [3], [2, 2, 5]], [[0], [0, 0, 4], [1, 1], [7], [2, 0]]])
+def test_cluster_bootstrap_matches_the_exact_distribution(groups):
+    """All m^m equally likely picks of whole groups, enumerated: the ratio of sums (exact
+    fractions); the seeded Monte Carlo interval lies within the exact quantiles 1.5% either side."""
+    from solver.stats import cluster_bootstrap_interval, cluster_bootstrap_means, group_by
+    m = len(groups)
+    exact = sorted(Fraction(sum(sum(groups[i]) for i in pick), sum(len(groups[i]) for i in pick))
+                   for pick in itertools.product(range(m), repeat=m))
+    low, high = cluster_bootstrap_interval(groups, resamples=20000, seed=5)
+    eps = 1e-9
+    assert float(exact_quantile(exact, 0.01)) - eps <= low <= float(exact_quantile(exact, 0.04)) + eps
+    assert float(exact_quantile(exact, 0.96)) - eps <= high <= float(exact_quantile(exact, 0.99)) + eps
+    means = cluster_bootstrap_means(groups, 20000, seed=5)
+    assert sum(means) / len(means) == pytest.approx(float(sum(exact) / len(exact)), abs=0.05)
+    # groups of one value each: the ordinary bootstrap distribution
+    assert group_by([1, 2, 3, 4], ["a", "b", "a", "c"]) == [[1, 3], [2], [4]]
+
+
+def test_paired_with_groups_resamples_groups():
+    a, b = [1, 2, 0, 5, 3, 3], [0, 2, 1, 1, 3, 0]
+    flat = paired(a, b, seed=2)
+    grouped = paired(a, b, seed=2, groups=["x", "x", "y", "y", "z", "z"])
+    assert (flat.mean, flat.lower, flat.equal, flat.higher) == (grouped.mean, grouped.lower, grouped.equal,
+                                                                 grouped.higher)
+    # three groups with differences (1, 0), (-1, 4), (0, 3): a resample mean is a ratio of their sums
+    assert grouped.interval[0] >= 0.5 - 1e-9 and grouped.interval[1] <= 1.5 + 1e-9

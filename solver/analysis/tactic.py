@@ -385,9 +385,12 @@ def scored_decisions(records: list[dict], name: str) -> list[Scored]:
     return out
 
 
-def _mean_ci(values, seed) -> dict:
-    from ..stats import bootstrap_interval, mean
-    return {"mean": mean(values), "interval": list(bootstrap_interval(values, seed=seed)), "n": len(values)}
+def _mean_ci(values, deals, seed) -> dict:
+    """Mean with a bootstrap interval that resamples whole deals (a deal's decisions are not
+    independent)."""
+    from ..stats import cluster_bootstrap_interval, group_by, mean
+    interval = cluster_bootstrap_interval(group_by(values, deals), seed=seed)
+    return {"mean": mean(values), "interval": list(interval), "n": len(values)}
 
 
 def _share(flags) -> dict:
@@ -404,22 +407,24 @@ def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: 
     applied = {s.deal_id for s in scored}
     key = f"{seed}:{tactic.name}"
     with_opposite = [s for s in scored if s.opposite is not None]
+    deals = [s.deal_id for s in scored]
+    odeals = [s.deal_id for s in with_opposite]
     unit = loads(mine[0]["deal"], mine[0]["id"]).rule_set.unit if mine else None
     out = {
         "tactic": tactic.name, "summary": tactic.summary, "objective": objective, "unit": unit,
         "deals": len(mine), "deals_applied": len(applied), "deals_never": len(mine) - len(applied),
         "decisions": len(scored),
         "advice": {"optimal": _share([s.optimal for s in scored]),
-                   "regret": _mean_ci([s.regret for s in scored], key + ":regret"),
+                   "regret": _mean_ci([s.regret for s in scored], deals, key + ":regret"),
                    "best_case_regret": mean([s.best_case for s in scored])},
         "random": {"optimal": _share([s.random_optimal for s in scored]),
-                   "regret": _mean_ci([s.random_regret for s in scored], key + ":regret")},
+                   "regret": _mean_ci([s.random_regret for s in scored], deals, key + ":regret")},
         "opposite": {"optimal": _share([s.opposite_optimal for s in with_opposite]),
-                     "regret": _mean_ci([s.opposite_regret for s in with_opposite], key + ":opposite")},
+                     "regret": _mean_ci([s.opposite_regret for s in with_opposite], odeals, key + ":opposite")},
         "vs_opposite": paired([s.regret for s in with_opposite], [s.opposite_regret for s in with_opposite],
-                              seed=key + ":vs_opposite").as_json(),
+                              seed=key + ":vs_opposite", groups=odeals).as_json(),
         "vs_random": paired([s.regret for s in scored], [s.random_regret for s in scored],
-                            seed=key + ":vs_random").as_json(),
+                            seed=key + ":vs_random", groups=deals).as_json(),
         "all_advised": len(scored) - len(with_opposite),
     }
     if objective == "score":
