@@ -288,3 +288,14 @@ def test_decision_scores_agree_with_solve(game, count):
                 assert (rank == max(decision["ranks"])) == move.optimal
                 checked += 1
     assert checked > 10
+
+
+def test_dask_local_cluster_gives_the_same_report():
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+    code, local, err = run_cli(*STUDY, "--jobs", "1")
+    assert code == 0, err
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        code, remote, err = run_cli(*STUDY, "--dask", cluster.scheduler_address)
+    assert code == 0, err
+    assert json.loads(remote) == json.loads(local)
