@@ -17,6 +17,7 @@ from .rules import rules_command
 from .solve import solve_command
 from .suggest import suggest_command
 from .table import table_command
+from .tactic import tactic_command
 
 
 @click.group(cls=StichGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,7 +32,8 @@ def main() -> None:
 
 
 for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,
-                rules_command, deal_command, batch_command, bench_command, suggest_command):
+                rules_command, deal_command, batch_command, bench_command, suggest_command,
+                tactic_command):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover

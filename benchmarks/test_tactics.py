@@ -1,0 +1,44 @@
+"""Tactics study speed: scored decisions per second for each game (``stich tactic``).
+
+One worker (one engine), the game's built-in tactics, objective score, fixed seeded deals:
+the figure is decisions scored per second of wall time, walking the optimal line included.
+Schafkopf2 deals are those with a bare ten (as in the README's study)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from solver.analysis.constraints import parse_constraint
+from solver.analysis.tactic import study_deal
+from solver.dealing import generate_deals
+from solver.solve import new_engine
+from solver.tactics import builtin
+
+CASES = {"scharwenzel": (40, None), "schafkopf2": (6, "some seat holds a bare ten"), "elfern": (3, None)}
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_tactic_decisions_per_second(bench, game):
+    count, where = CASES[game]
+    accept = parse_constraint(where, game) if where else None
+    deals = [d.deal for d in generate_deals(game, 77, count, accept=accept)]
+    tactics = builtin(game)
+    engine = new_engine(64)
+    stats = {}
+
+    def go():
+        started = time.perf_counter()
+        decisions = sum(len(study_deal(deal, tactics, "score", False, engine)["decisions"]) for deal in deals)
+        seconds = time.perf_counter() - started
+        stats.update(decisions=decisions, seconds=seconds, deals=len(deals))
+
+    bench.group = "tactic"
+    bench.pedantic(go, rounds=1, iterations=1)
+    bench.extra_info.update(stats, decisions_per_second=stats["decisions"] / stats["seconds"],
+                            deals_per_second=stats["deals"] / stats["seconds"])
+    print(f"\n{game}: {stats['decisions']} decisions in {stats['seconds']:.1f} s = "
+          f"{stats['decisions'] / stats['seconds']:.1f} decisions/s, "
+          f"{stats['deals'] / stats['seconds']:.2f} deals/s")
+    assert stats["decisions"] > 0

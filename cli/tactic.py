@@ -1,0 +1,337 @@
+"""stich tactic: test playing advice against perfect play over many deals."""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import NoReturn
+
+import click
+from tabulate import tabulate
+
+from solver.analysis.batch import BatchError, collect_items
+from solver.analysis.constraints import ConstraintError, all_of, parse_constraint
+from solver.analysis.tactic import (StudySettings, counterexamples, generated_study_items,
+                                    headline_width, regret_lists, resolve, run_study,
+                                    study_items_of, summarise)
+from solver.deal import DealError
+from solver.dealing import NoDealFound
+from solver.games import GAMES, OptionError
+from solver.tactics import REGISTRY, TacticError
+from solver.tactics.loader import load_file
+
+from .common import EXIT_INPUT, EXIT_OTHER, emit_json, parse_rule_overrides, rule_option
+
+
+class RateBar:
+    """Progress on standard error (a terminal only): deals done, deals per second and ETA."""
+
+    def __init__(self, enabled: bool):
+        self.enabled, self.first, self.started, self.drawn = enabled, None, time.monotonic(), 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if self.first is None:
+            self.first, self.started = done, now
+        if done < total and now - self.drawn < 0.2:
+            return
+        self.drawn = now
+        rate = (done - self.first) / (now - self.started) if now > self.started else 0.0
+        eta = time.strftime("%H:%M:%S", time.gmtime((total - done) / rate)) if rate > 0 else "--:--:--"
+        filled = int(30 * done / total) if total else 30
+        sys.stderr.write(f"\rtactic [{'#' * filled}{'-' * (30 - filled)}] {done}/{total} deals "
+                         f"{rate:6.2f} deals/s  ETA {eta} ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.first is not None:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def fail(message: str, detail: str = "", code: int = EXIT_INPUT) -> NoReturn:
+    click.echo(f"stich: {message}", err=True)
+    if detail:
+        click.echo(detail, err=True)
+    sys.exit(code)
+
+
+def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
+    """Names as given; a pattern with * or ? expands to the matching tactics, sorted."""
+    known = sorted(set(REGISTRY) | set(extra))
+    names: list[str] = []
+    for pattern in patterns:
+        if any(ch in pattern for ch in "*?["):
+            matched = [n for n in known if fnmatch.fnmatchcase(n, pattern)]
+            if not matched:
+                raise TacticError(f"no tactic matches {pattern!r} (known: {', '.join(known)})")
+            names += [n for n in matched if n not in names]
+        elif pattern not in names:
+            names.append(pattern)
+    return tuple(names)
+
+
+def _fmt(x, digits: int = 2) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _ci(part: dict, digits: int = 2) -> str:
+    low, high = part["interval"]
+    return f"{_fmt(part['mean'], digits)} [{_fmt(low, digits)}, {_fmt(high, digits)}]"
+
+
+def _pct(part: dict) -> str:
+    if not part["n"]:
+        return "–"
+    low, high = part["interval"]
+    return f"{100 * part['share']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def report(summary: dict) -> str:
+    rows, detail, outcome = [], [], []
+    for t in summary["tactics"]:
+        vs = t["vs_opposite"]
+        rows.append([t["tactic"], t["decisions"], f"{t['deals_applied']}/{t['deals']}",
+                     _pct(t["advice"]["optimal"]), _ci(t["advice"]["regret"]),
+                     _ci(t["opposite"]["regret"]), _ci(vs),
+                     f"{vs['lower']}/{vs['equal']}/{vs['higher']}",
+                     f"{vs.get('p_holm', vs['p_sign']):.3g}"])
+        detail.append([t["tactic"], _fmt(t["advice"]["best_case_regret"]),
+                       _pct(t["random"]["optimal"]), _ci(t["random"]["regret"]),
+                       _pct(t["opposite"]["optimal"]), _ci(t["vs_random"]), t["all_advised"],
+                       t["deals_never"]])
+        if "level_lost" in t["advice"]:
+            outcome.append([t["tactic"]] + [f"{100 * t[p][k]:.1f}%" if t[p].get(k) == t[p].get(k) else "–"
+                                            for p in ("advice", "random", "opposite")
+                                            for k in ("level_lost", "win_lost")])
+    units = sorted({t["unit"] for t in summary["tactics"] if t["unit"]})
+    unit = " or ".join(units) or "the game's unit"
+    parts = [f"{summary['deals']} deals, objective {summary['objective']}, regret in {unit} "
+             f"(95% intervals: Wilson for shares, seeded bootstrap for means)", "",
+             tabulate(rows, headers=["tactic", "decisions", "deals applied", "advice optimal",
+                                     "advice regret", "opposite regret", "advice − opposite",
+                                     "better/equal/worse", "p (Holm)"], tablefmt="simple"),
+             "",
+             tabulate(detail, headers=["tactic", "best-case regret", "random optimal", "random regret",
+                                       "opposite optimal", "advice − random", "all cards advised",
+                                       "deals never"], tablefmt="simple")]
+    if outcome:
+        parts += ["", "Outcome changes (share of decisions, mean over the cards followed):",
+                  tabulate(outcome, headers=["tactic", "advice: level lost", "advice: win lost",
+                                             "random: level lost", "random: win lost",
+                                             "opposite: level lost", "opposite: win lost"],
+                           tablefmt="simple")]
+    return "\n".join(parts)
+
+
+def text_histograms(records, tactics, summary: dict) -> str:
+    """Regret distributions as text, for when matplotlib is not installed."""
+    lines = []
+    for tactic, row in zip(tactics, summary["tactics"]):
+        unit = row["unit"]
+        lists = regret_lists(records, tactic)
+        values = [v for vs in lists.values() for v in vs]
+        if not values:
+            continue
+        top = max(values)
+        edges = sorted({0.0, *[top * k / 8 for k in range(1, 9)]}) if top > 0 else [0.0]
+        lines.append(f"{tactic.name}: regret ({unit}) of the advice / random card / opposite advice")
+        for k, edge in enumerate(edges):
+            low = edges[k - 1] if k else None
+            label = "0" if low is None else f"({low:.1f}, {edge:.1f}]"
+            counts = []
+            for part in ("advice", "random", "opposite"):
+                vs = lists[part]
+                c = sum(1 for v in vs if (v == 0 if low is None else low < v <= edge))
+                counts.append(f"{part[:3]} {'#' * round(30 * c / len(vs)) if vs else '':<30}")
+            lines.append(f"  {label:>14} " + " ".join(counts))
+    return "\n".join(lines)
+
+
+def plot(records, tactics, summary: dict, path: str) -> bool:
+    """Regret distributions and share-optimal intervals; False if matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = summary["tactics"]
+    fig, axes = plt.subplots(len(rows), 2, figsize=(11, 2.4 * len(rows) + 0.6), squeeze=False)
+    colours = {"advice": "tab:blue", "random": "tab:grey", "opposite": "tab:orange"}
+    for k, (tactic, row) in enumerate(zip(tactics, rows)):
+        lists = regret_lists(records, tactic)
+        left, right = axes[k]
+        top = max([max(v) for v in lists.values() if v] + [1])
+        bins = [x - 0.5 for x in range(0, int(math.ceil(top)) + 2)] if top <= 40 else 30
+        for part, values in lists.items():
+            if values:
+                left.hist(values, bins=bins, histtype="step", density=True, label=part,
+                          color=colours[part], linewidth=1.5)
+        left.set_title(f"{tactic.name} ({row['decisions']} decisions)", fontsize=9)
+        left.set_xlabel(f"regret ({row['unit']})", fontsize=8)
+        left.tick_params(labelsize=7)
+        if k == 0:
+            left.legend(fontsize=7)
+        for y, part in enumerate(("advice", "random", "opposite")):
+            share = row[part]["optimal"]
+            if share["n"]:
+                low, high = share["interval"]
+                right.errorbar([share["share"]], [y], xerr=[[share["share"] - low], [high - share["share"]]],
+                               fmt="o", color=colours[part], capsize=3)
+        right.set_yticks([0, 1, 2], ["advice", "random", "opposite"], fontsize=7)
+        right.set_xlim(0, 1)
+        right.set_xlabel("share optimal, Wilson 95%", fontsize=8)
+        right.tick_params(labelsize=7)
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None} if path.endswith(".png") else {"Date": None})
+    plt.close(fig)
+    return True
+
+
+@click.command("tactic")
+@click.argument("names", nargs=-1, metavar="NAME...")
+@click.option("--game", type=click.Choice(list(GAMES), case_sensitive=False), default=None,
+              help="The game to deal (with --deals).")
+@click.option("--deals", "count", type=click.IntRange(1), default=100, show_default=True,
+              help="How many random deals (the deals of `stich deal --game G --seed S -n N`).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and of the bootstrap.")
+@click.option("--where", "wheres", multiple=True, metavar="CONSTRAINT",
+              help="Only deals meeting CONSTRAINT (the language of `stich deal --where`).")
+@click.option("--from", "from_dirs", multiple=True, type=str, metavar="DIR",
+              help="Study the deal files of DIR (or a FILE) instead of random deals (repeatable).")
+@click.option("--first", is_flag=True, help="Only the first decision of each deal where a tactic applies.")
+@click.option("--objective", type=click.Choice(["score", "total"]), default="score", show_default=True,
+              help="Perfect play for the game's score (outcome changes are reported) or the raw totals.")
+@click.option("--tactic-file", type=str, default=None, metavar="FILE.py",
+              help="Also load the tactics this Python file defines (see examples/my_tactic.py).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Append one JSON line per deal (its decisions) to this file; rerun to resume.")
+@click.option("--counterexamples", "cx_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the worst decisions of each tactic as deal files to DIR.")
+@click.option("--cx-count", type=click.IntRange(1), default=10, show_default=True,
+              help="Counterexamples per tactic.")
+@click.option("--plot", "plot_path", type=str, default=None, metavar="FILE.png|FILE.svg",
+              help="Draw the regret distributions and share-optimal intervals (needs matplotlib: "
+                   "pip install \"stich[plot]\"; else a text histogram is printed).")
+@click.option("--until-width", type=float, default=None, metavar="W",
+              help="Stop (at a multiple of 50 deals) once every tactic's advice − opposite "
+                   "interval is narrower than W; --deals is then the most.")
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS", help="Run on a Dask scheduler.")
+@rule_option
+@click.option("--list", "list_only", is_flag=True, help="List the known tactics and exit.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, out,
+                   cx_dir, cx_count, plot_path, until_width, jobs, dask_address, rules, list_only,
+                   as_json, quiet) -> None:
+    """Test playing advice (tactics) against double-dummy perfect play.
+
+    Each deal is walked along an optimal line; at each decision where a tactic applies
+    (--first: its first one per deal) every legal card is scored exactly.  Reported per
+    tactic: the share of decisions where every advised card is optimal (Wilson 95%), the
+    mean regret (bootstrap 95%), the same for a random legal card and for the best card the
+    tactic does not advise (the opposite advice), the paired difference advice − opposite
+    with better/equal/worse counts and a Holm-corrected sign test, and with --objective
+    score how often following the advice loses a level or a win.  NAME may be a pattern
+    (schafkopf2.*).
+
+    \b
+    Examples:
+      stich tactic --list
+      stich tactic 'schafkopf2.bare_ten.*' --game schafkopf2 --deals 200 --where "some seat holds a bare ten"
+      stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png
+      stich tactic my_rule --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
+    """
+    try:
+        extra = load_file(tactic_file) if tactic_file else {}
+        if list_only:
+            for name in sorted(set(REGISTRY) | set(extra)):
+                t = extra.get(name) or REGISTRY[name]
+                click.echo(f"{name:45} {t.summary}")
+            return
+        if not names:
+            fail("name at least one tactic (stich tactic --list shows them)")
+        names = expand_names(names, extra)
+        tactics = resolve(names, tactic_file)
+    except TacticError as exc:
+        fail(str(exc))
+    settings = StudySettings(names, objective, first, tactic_file)
+    try:
+        overrides = parse_rule_overrides(rules)
+    except click.ClickException as exc:
+        fail(exc.message)
+    try:
+        if from_dirs:
+            items = study_items_of(collect_items(from_dirs, (), overrides), settings)
+        else:
+            if game is None:
+                fail("--game: give the game to deal, or --from DIR")
+            game = game.lower()
+            predicates = []
+            for text in wheres:
+                try:
+                    predicates.append(parse_constraint(text, game))
+                except ConstraintError as exc:
+                    fail(f"--where {text!r}: {exc}")
+            items = generated_study_items(game, seed, count, settings, accept=all_of(predicates),
+                                          rules=overrides)
+    except (BatchError, DealError, NoDealFound) as exc:
+        fail(str(exc))
+    except OptionError as exc:
+        fail(f"--rule: {exc}")
+
+    stop = None
+    if until_width is not None:
+        def stop(records):
+            rows = summarise(records, tactics, seed, objective)["tactics"]
+            return all(headline_width(row) < until_width for row in rows)
+
+    def on_error(item_id: str, message: str) -> None:
+        click.echo(f"stich: {item_id}: not studied: {message}", err=True)
+
+    bar = RateBar(enabled=not quiet and sys.stderr.isatty())
+    try:
+        run = run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
+                        dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
+    except TacticError as exc:
+        bar.close()
+        fail(f"{tactic_file}: {exc}" if tactic_file else str(exc))
+    except BatchError as exc:
+        bar.close()
+        fail(str(exc))
+    except KeyboardInterrupt:
+        bar.close()
+        fail("interrupted; run the same command again to resume", code=130)
+    bar.close()
+    records = run.used_records()
+    summary = summarise(records, tactics, seed, objective)
+    summary["stopped_early"] = run.stopped_early
+    if cx_dir:
+        Path(cx_dir).mkdir(parents=True, exist_ok=True)
+        written = []
+        for t in tactics:
+            for name, text in counterexamples(records, t, cx_count):
+                (Path(cx_dir) / name).write_text(text, encoding="utf-8")
+                written.append(str(Path(cx_dir) / name))
+        summary["counterexamples"] = written
+    plotted = None
+    if plot_path:
+        plotted = plot(records, tactics, summary, plot_path)
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(report(summary))
+        if plot_path and not plotted:
+            click.echo("")
+            click.echo("matplotlib is not installed (pip install \"stich[plot]\"): text histograms instead")
+            click.echo(text_histograms(records, tactics, summary))
+    if run.failed:
+        sys.exit(EXIT_OTHER)
