@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from typing import NoReturn
 
 import click
@@ -14,50 +13,13 @@ from solver.deal import DealError
 from solver.dealing import NoDealFound
 from solver.games import OptionError
 
-from .common import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OTHER, objective_option, parse_rule_overrides, rule_option, tt_option
+from .common import (EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OTHER, RateBar, objective_option,
+                     parse_rule_overrides, rule_option, tt_option)
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     click.echo(f"stich: {message}", err=True)
     sys.exit(code)
-
-
-class _Bar:
-    """A progress bar with rate and ETA on standard error, only on a terminal."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.started = time.monotonic()
-        self.first: int | None = None
-        self.last_draw = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if self.first is None:
-            self.first, self.started = done, now
-        if done < total and now - self.last_draw < 0.1:
-            return
-        self.last_draw = now
-        fresh = done - self.first
-        elapsed = now - self.started
-        rate = fresh / elapsed if elapsed > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else None
-        width = 30
-        filled = int(width * done / total) if total else width
-        eta_text = "--:--" if eta is None else time.strftime("%H:%M:%S" if eta >= 3600 else "%M:%S",
-                                                            time.gmtime(eta))
-        sys.stderr.write(f"\rbatch [{'#' * filled}{'-' * (width - filled)}] {done}/{total} "
-                         f"{rate:6.1f} deals/s  ETA {eta_text} ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        """End the bar's line (it is drawn again on the next update)."""
-        if self.enabled and self.first is not None:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self.last_draw = 0.0
 
 
 @click.command("batch")
@@ -122,7 +84,7 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
         fail(str(exc))
     except OptionError as exc:
         fail(f"--rule: {exc}")
-    bar = _Bar(enabled=not quiet and sys.stderr.isatty())
+    bar = RateBar("batch", enabled=not quiet and sys.stderr.isatty())
     unreadable = {item.id for item in items if item.error is not None}
 
     def on_error(item_id: str, message: str) -> None:

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +164,40 @@ def progress_bar(label: str, quiet: bool = False):
     finally:
         if "bar" in state:
             state["bar"].__exit__(None, None, None)
+
+
+class RateBar:
+    """A progress bar with rate and ETA on standard error, on a terminal only: ``label`` and
+    what is counted (``unit``: "deals")."""
+
+    def __init__(self, label: str, enabled: bool, unit: str = "deals"):
+        self.label, self.unit, self.enabled = label, unit, enabled
+        self.started = time.monotonic()
+        self.first: int | None = None
+        self.last_draw = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if self.first is None:
+            self.first, self.started = done, now
+        if done < total and now - self.last_draw < 0.1:
+            return
+        self.last_draw = now
+        elapsed = now - self.started
+        rate = (done - self.first) / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else None
+        filled = int(30 * done / total) if total else 30
+        eta_text = "--:--" if eta is None else time.strftime("%H:%M:%S" if eta >= 3600 else "%M:%S",
+                                                            time.gmtime(eta))
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total} "
+                         f"{self.unit} {rate:6.1f}/s  ETA {eta_text} ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """End the bar's line (it is drawn again on the next update)."""
+        if self.enabled and self.first is not None:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self.last_draw = 0.0

@@ -6,7 +6,6 @@ import fnmatch
 import math
 import os
 import sys
-import time
 from pathlib import Path
 from typing import NoReturn
 
@@ -24,35 +23,7 @@ from solver.games import GAMES, OptionError
 from solver.tactics import REGISTRY, TacticError
 from solver.tactics.loader import load_file
 
-from .common import EXIT_INPUT, EXIT_OTHER, emit_json, parse_rule_overrides, rule_option
-
-
-class RateBar:
-    """Progress on standard error (a terminal only): deals done, deals per second and ETA."""
-
-    def __init__(self, enabled: bool):
-        self.enabled, self.first, self.started, self.drawn = enabled, None, time.monotonic(), 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if self.first is None:
-            self.first, self.started = done, now
-        if done < total and now - self.drawn < 0.2:
-            return
-        self.drawn = now
-        rate = (done - self.first) / (now - self.started) if now > self.started else 0.0
-        eta = time.strftime("%H:%M:%S", time.gmtime((total - done) / rate)) if rate > 0 else "--:--:--"
-        filled = int(30 * done / total) if total else 30
-        sys.stderr.write(f"\rtactic [{'#' * filled}{'-' * (30 - filled)}] {done}/{total} deals "
-                         f"{rate:6.2f} deals/s  ETA {eta} ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.first is not None:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+from .common import EXIT_INPUT, EXIT_OTHER, RateBar, emit_json, parse_rule_overrides, rule_option
 
 
 def fail(message: str, detail: str = "", code: int = EXIT_INPUT) -> NoReturn:
@@ -297,7 +268,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     def on_error(item_id: str, message: str) -> None:
         click.echo(f"stich: {item_id}: not studied: {message}", err=True)
 
-    bar = RateBar(enabled=not quiet and sys.stderr.isatty())
+    bar = RateBar("tactic", enabled=not quiet and sys.stderr.isatty())
     try:
         run = run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
                         dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
