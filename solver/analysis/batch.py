@@ -205,6 +205,15 @@ def worker_engine(tt_megabytes: int):
     return engine
 
 
+def local_executor(workers: int, tt_megabytes: int) -> ProcessPoolExecutor:
+    """Worker processes on this machine for batch, tactic and suggest: each keeps one engine
+    and dies with its parent.  Started with "spawn", so they inherit none of the parent's
+    descriptors: a results file and its lock stay the parent's alone."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                               initargs=(tt_megabytes, os.getpid()),
+                               mp_context=multiprocessing.get_context("spawn"))
+
+
 def _init_worker(tt_megabytes: int, parent: int | None = None) -> None:
     die_with_parent(parent)
     worker_engine(tt_megabytes)
@@ -541,12 +550,7 @@ def _solutions(todo: list[BatchItem], jobs: int, dask_address: str | None, objec
     if dask_address is not None:
         executor, client = dask_executor(dask_address)
     else:
-        # spawn: the workers do not inherit the parent's descriptors, so the results file and
-        # its lock stay the parent's alone (a forked worker outliving a killed parent would
-        # still hold the lock)
-        executor = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), initializer=_init_worker,
-                                       initargs=(tt_megabytes, os.getpid()),
-                                       mp_context=multiprocessing.get_context("spawn"))
+        executor = local_executor(min(jobs, len(todo)), tt_megabytes)
     try:
         futures = {executor.submit(solve_item, item.id, item.text, objective, with_moves,
                                    tt_megabytes): item.id for item in todo}

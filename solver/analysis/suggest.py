@@ -16,16 +16,15 @@ for every layout it solves (``solver.analysis.batch``'s workers).
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
 from ..deal import Deal, loads
 from ..view import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
-from .batch import _init_worker, dask_executor, worker_engine
+from .batch import dask_executor, local_executor, worker_engine
 
 Z95 = 1.959963984540054
 
@@ -67,9 +66,7 @@ def _scores(jobs: list[tuple[str, int]], objective: str, tt_megabytes: int, work
     if dask_address is not None:
         executor, client = dask_executor(dask_address)
     else:
-        executor = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_init_worker,
-                                       initargs=(tt_megabytes,),
-                                       mp_context=multiprocessing.get_context("spawn"))
+        executor = local_executor(min(workers, len(jobs)), tt_megabytes)
     try:
         futures = {executor.submit(score_layout, text, seat, objective, tt_megabytes): i
                    for i, (text, seat) in enumerate(jobs)}

@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -36,7 +35,7 @@ from ..deal import Deal, loads
 from ..objectives import Searcher
 from ..tactics import Tactic, TacticError, get, make_view
 from ..tactics.loader import file_digest, load_file
-from .batch import BatchItem, ResultsFile, dask_executor, worker_engine
+from .batch import BatchItem, ResultsFile, dask_executor, local_executor, worker_engine
 
 STUDY_VERSION = 1
 
@@ -168,10 +167,6 @@ def study_item(item_id: str, text: str, settings: StudySettings) -> tuple[str, d
                                worker_engine(settings.tt_megabytes))
 
 
-def _init_worker(tt_megabytes: int) -> None:
-    worker_engine(tt_megabytes)
-
-
 # --- many deals ----------------------------------------------------------------------------------
 
 @dataclass
@@ -273,9 +268,7 @@ def _results(todo: list[StudyItem], settings: StudySettings, jobs: int,
     if dask_address is not None:
         executor, client = dask_executor(dask_address)
     else:
-        executor = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), initializer=_init_worker,
-                                       initargs=(settings.tt_megabytes,),
-                                       mp_context=multiprocessing.get_context("spawn"))
+        executor = local_executor(min(jobs, len(todo)), settings.tt_megabytes)
     try:
         futures = {executor.submit(study_item, item.id, item.text, settings): item.id for item in todo}
         for future in as_completed(futures):
