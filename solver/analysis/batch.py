@@ -537,26 +537,37 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
 def _solutions(todo: list[BatchItem], jobs: int, dask_address: str | None, objective: str,
                with_moves: bool, tt_megabytes: int) -> Iterator[tuple[str, Any]]:
     """(id, solve_json or the exception) for every deal, in the order they are solved."""
-    if not todo:
+    calls = [(item.id, (item.id, item.text, objective, with_moves, tt_megabytes)) for item in todo]
+    for item_id, outcome in run_everywhere(solve_item, calls, jobs=jobs, dask_address=dask_address,
+                                           tt_megabytes=tt_megabytes):
+        yield outcome if not isinstance(outcome, BaseException) else (item_id, outcome)
+
+
+def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
+                   dask_address: str | None, tt_megabytes: int) -> Iterator[tuple[Any, Any]]:
+    """``work(*args)`` for every ``(key, args)`` of ``calls``: in this process (``jobs`` 1), on
+    local workers (``local_executor``) or on a Dask cluster.  Yields ``(key, result)``, or
+    ``(key, exception)`` for a call that raised (one bad item must not stop the rest), in the
+    order they finish.  Batch, tactic and suggest all run their work through here."""
+    if not calls:
         return
     if dask_address is None and jobs == 1:
-        for item in todo:
+        for key, args in calls:
             try:
-                yield solve_item(item.id, item.text, objective, with_moves, tt_megabytes)
-            except Exception as exc:  # noqa: BLE001 - one bad deal must not stop a batch
-                yield item.id, exc
+                yield key, work(*args)
+            except Exception as exc:  # noqa: BLE001
+                yield key, exc
         return
     client = None
     if dask_address is not None:
         executor, client = dask_executor(dask_address)
     else:
-        executor = local_executor(min(jobs, len(todo)), tt_megabytes)
+        executor = local_executor(min(jobs, len(calls)), tt_megabytes)
     try:
-        futures = {executor.submit(solve_item, item.id, item.text, objective, with_moves,
-                                   tt_megabytes): item.id for item in todo}
+        futures = {executor.submit(work, *args): key for key, args in calls}
         for future in as_completed(futures):
             try:
-                yield future.result()
+                yield futures[future], future.result()
             except Exception as exc:  # noqa: BLE001
                 yield futures[future], exc
     finally:

@@ -18,13 +18,12 @@ from __future__ import annotations
 import math
 import os
 import time
-from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
 from ..deal import Deal, loads
 from ..view import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
-from .batch import dask_executor, local_executor, worker_engine
+from .batch import run_everywhere, worker_engine
 
 Z95 = 1.959963984540054
 
@@ -58,25 +57,12 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
 def _scores(jobs: list[tuple[str, int]], objective: str, tt_megabytes: int, workers: int,
             dask_address: str | None) -> Iterator[tuple[int, list[Row]]]:
     """(index, rows) for every (deal text, seat), in the order solved; one engine per worker."""
-    if dask_address is None and workers == 1:
-        for i, (text, seat) in enumerate(jobs):
-            yield i, score_layout(text, seat, objective, tt_megabytes)
-        return
-    client = None
-    if dask_address is not None:
-        executor, client = dask_executor(dask_address)
-    else:
-        executor = local_executor(min(workers, len(jobs)), tt_megabytes)
-    try:
-        futures = {executor.submit(score_layout, text, seat, objective, tt_megabytes): i
-                   for i, (text, seat) in enumerate(jobs)}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-    finally:
-        if client is not None:
-            client.close()
-        else:
-            executor.shutdown(wait=True, cancel_futures=True)
+    calls = [(i, (text, seat, objective, tt_megabytes)) for i, (text, seat) in enumerate(jobs)]
+    for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
+                                  tt_megabytes=tt_megabytes):
+        if isinstance(rows, BaseException):
+            raise rows
+        yield i, rows
 
 
 # --- aggregation (pure: checked against exact computation in the tests) --------------------------

@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -35,7 +34,7 @@ from ..deal import Deal, loads
 from ..objectives import Searcher
 from ..tactics import Tactic, TacticError, get, make_view
 from ..tactics.loader import file_digest, load_file
-from .batch import BatchItem, ResultsFile, dask_executor, local_executor, worker_engine
+from .batch import BatchItem, ResultsFile, run_everywhere, worker_engine
 
 STUDY_VERSION = 1
 
@@ -253,34 +252,11 @@ def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | Non
 
 def _results(todo: list[StudyItem], settings: StudySettings, jobs: int,
              dask_address: str | None) -> Iterator[tuple[str, Any]]:
-    if not todo:
-        return
-    if dask_address is None and jobs == 1:
-        for item in todo:
-            try:
-                yield study_item(item.id, item.text, settings)
-            except TacticError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - one bad deal must not stop a study
-                yield item.id, exc
-        return
-    client = None
-    if dask_address is not None:
-        executor, client = dask_executor(dask_address)
-    else:
-        executor = local_executor(min(jobs, len(todo)), settings.tt_megabytes)
-    try:
-        futures = {executor.submit(study_item, item.id, item.text, settings): item.id for item in todo}
-        for future in as_completed(futures):
-            try:
-                yield future.result()
-            except Exception as exc:  # noqa: BLE001
-                yield futures[future], exc
-    finally:
-        if client is not None:
-            client.close()
-        else:
-            executor.shutdown(wait=True, cancel_futures=True)
+    """(id, record or the exception) for every deal, in the order they are studied."""
+    calls = [(item.id, (item.id, item.text, settings)) for item in todo]
+    for item_id, outcome in run_everywhere(study_item, calls, jobs=jobs, dask_address=dask_address,
+                                           tt_megabytes=settings.tt_megabytes):
+        yield outcome if not isinstance(outcome, BaseException) else (item_id, outcome)
 
 
 # --- the deals of a study ----------------------------------------------------------------------------
