@@ -82,16 +82,16 @@ class Budget:
     def _arm(self, sliced: bool) -> None:
         """Set the engine's limit for the next search or slice of one (``Stopped`` if
         nothing is left)."""
+        reason = self._why()
+        if reason:
+            raise Stopped(reason, *self.engine.value_range)
         nodes, seconds = self._nodes_left(), self._seconds_left()
-        if nodes is not None and nodes <= 0:
-            raise Stopped("nodes", *self.engine.value_range)
-        if seconds is not None and seconds <= 0:
-            raise Stopped("time", *self.engine.value_range)
         if sliced:
             seconds = SLICE_SECONDS if seconds is None else min(seconds, SLICE_SECONDS)
         self.engine.limit(nodes=nodes, seconds=seconds)
 
     def _why(self) -> str:
+        """Which limit is used up ("nodes", "time"), or "" while both last."""
         nodes, seconds = self._nodes_left(), self._seconds_left()
         if nodes is not None and nodes <= 0:
             return "nodes"
