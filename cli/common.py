@@ -23,6 +23,7 @@ from solver.games import OptionError
 EXIT_INPUT = 2
 EXIT_OTHER = 1
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141            # 128 + SIGPIPE, what a shell reports for a closed pipe
 
 
 class InputError(click.ClickException):
@@ -61,6 +62,10 @@ class StichGroup(click.Group):
         except OptionError as exc:
             click.echo(f"stich: {exc}", err=True)
             ctx.exit(EXIT_INPUT)
+        except BrokenPipeError:
+            # the reader went away (`stich ... | head`): stop quietly, as a shell tool does
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_BROKEN_PIPE)
         except KeyboardInterrupt:
             # nothing unfinished is shown as an answer; what was finished (files written, batch
             # lines) stays.  Bounds proven so far come with the time and node limits.

@@ -382,3 +382,21 @@ def test_a_real_ctrl_c_keeps_the_deals_already_written(tmp_path):
     assert len(written) >= 3
     for path in written:
         load(path)          # every file written is whole
+
+
+def test_a_closed_pipe_is_no_internal_error():
+    """`stich ... | head` closes the pipe early: no 'internal error' line, the shell's 141."""
+    import subprocess
+    import sys as _sys
+    from pathlib import Path as _Path
+
+    root = _Path(__file__).resolve().parent.parent
+    code = ("import sys; sys.path.insert(0, %r); from cli.main import main; "
+            "main(prog_name='stich')" % str(root))
+    proc = subprocess.Popen([_sys.executable, "-c", code, "tactic", "--list"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()                      # the reader goes away after one line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert "internal error" not in err and "Traceback" not in err
