@@ -9,7 +9,7 @@ EXTRA_KEYS = ("unknown", "seat")
 
 def hidden_file_problem(data: dict) -> tuple[str, str] | None:
     """(key, message) when a plain reader meets a hidden deal file (hook in ``solver.deal``)."""
-    if not _is_hidden_data(data):
+    if not is_hidden_data(data):
         return None
     key = next((k for k in EXTRA_KEYS if k in data), "hands" if "hands" in data else
                "piles" if "piles" in data else "stock")
@@ -17,7 +17,7 @@ def hidden_file_problem(data: dict) -> tuple[str, str] | None:
                  "reads it (stich suggest FILE); name every card for this command")
 
 
-def _is_hidden_data(data: dict) -> bool:
+def is_hidden_data(data: dict) -> bool:
     if any(key in data for key in EXTRA_KEYS):
         return True
     texts = [v for table in ("hands", "piles") if isinstance(data.get(table), dict)

@@ -283,11 +283,13 @@ class Game:
     # --- dealing -----------------------------------------------------------------------------
 
     def pack(self, options: dict[str, Any], players: int, trump: int | None = None) -> tuple[Card, ...]:
-        """The pack in the order the rule set lists it (the order a dealer shuffles)."""
-        return tuple(self.build(3 if trump is None else trump, options, players).deck)
+        """The pack in the order the rule set lists it (the order a dealer shuffles); the
+        trump does not change the pack, any one builds it when none is chosen yet."""
+        return tuple(self.build(SUITS[-1] if trump is None else trump, options, players).deck)
 
     def deal(self, rng, players: int, trump: int | None, options: dict[str, Any], pack=None) -> dict[str, Any]:
-        """The fields of a whole random deal (``trump`` None: drawn where the deal must name one)."""
+        """The fields of a whole random deal (``trump`` None: drawn where the deal must name one).
+        ``pack(trump)``: the pack (the dealer caches it); default ``self.pack``."""
         if trump is None and self.trump_rule == NAMED:
             trump = rng.choice(SUITS)
         deck = list(pack(trump) if pack is not None else self.pack(options, players, trump))

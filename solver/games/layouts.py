@@ -58,7 +58,8 @@ class Hands:
         return format_cards(deal.hands[seat], deal.notation)
 
     def seats_of(self, deal) -> dict:
-        return deal.hands if self.section == HANDS else deal.piles
+        """The deal's table of this layout's seats."""
+        return deal.hands
 
     def write(self, deal) -> list[str]:
         """The deal file lines of the seats' table."""
@@ -175,6 +176,9 @@ class Piles(Hands):
 
     def seat_text(self, deal, seat: int) -> str:
         return " ".join(p.text(deal.notation) for p in deal.piles[seat])
+
+    def seats_of(self, deal) -> dict:
+        return deal.piles
 
     def check(self, reader, deal, size: int) -> None:
         for seat, piles in deal.piles.items():

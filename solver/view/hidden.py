@@ -24,7 +24,7 @@ from pathlib import Path
 from ..cards import CLUBS, Card, CardError, format_cards, parse_card
 from ..deal import Deal, DealError, load, loads
 from ..games import GAMES
-from ..hidden_marks import EXTRA_KEYS, HIDDEN, _is_hidden_data, hidden_file_problem  # noqa: F401
+from ..hidden_marks import EXTRA_KEYS, HIDDEN, is_hidden_data, hidden_file_problem  # noqa: F401
 from .infoset import InfoSet, Slot, information, start_slots
 from .sampling import count_layouts, sample_layouts
 
@@ -35,7 +35,7 @@ def is_hidden_text(text: str) -> bool:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return False
-    return _is_hidden_data(data)
+    return is_hidden_data(data)
 
 
 def read_view(path: str, seat: int | None = None, overrides: dict | None = None) -> InfoSet:
