@@ -110,11 +110,11 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
     spec = GAMES[game]
     if players is not None and players not in spec.seat_counts:
         fail(f"--players: {game} is played by {', '.join(map(str, spec.seat_counts))}, not {players}")
-    players = players or (4 if game == "scharwenzel" else 2)
+    players = players or spec.default_players
     trump_suit = None
     if trump is not None:
-        if game == "elfern":
-            fail("--trump: Elfern has no trumps")
+        if not spec.has_trumps:
+            fail(f"--trump: {spec.title} has no trumps")
         try:
             trump_suit = parse_suit(trump)
         except CardError as exc:

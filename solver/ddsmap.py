@@ -34,6 +34,7 @@ __all__ = ["BRIDGE_RANKS", "BRIDGE_SEATS", "BRIDGE_SUITS", "BridgeDeal", "Mappin
            "from_bridge", "from_bridge_card", "to_bridge", "to_bridge_card", "to_endplay",
            "tricks_to_totals"]
 
+GAME = "scharwenzel"                  # the game bridge deals map onto (4 players, the bridge pack's top)
 BRIDGE_SEATS = "NESW"                 # seat 1..4
 BRIDGE_SUITS = "SHDC"                 # the order of the suits inside a PBN hand
 BRIDGE_RANKS = "AKQJT98765432"        # high to low
@@ -66,7 +67,7 @@ class BridgeDeal:
 
 
 def _ruleset(trump: int, rules: dict[str, Any] | None):
-    spec = GAMES["scharwenzel"]
+    spec = GAMES[GAME]
     options = spec.resolve_options(dict(rules or {}))
     if options["must_trump"]:
         raise MappingError("must_trump = true is not bridge's rule (bridge never forces a trump): "
@@ -113,7 +114,7 @@ def _bridge_card_key(text: str) -> str:
 def to_bridge(deal: Deal) -> BridgeDeal:
     """A four-player Scharwenzel deal (whole, or an ending with equal hands, no ``play``) as a
     bridge deal: PBN string with North (seat 1) first, trump and leader letters."""
-    if deal.game != "scharwenzel":
+    if deal.game != GAME:
         raise MappingError(f"only Scharwenzel maps onto bridge, not {deal.game}")
     if deal.players != 4:
         pack = "36-card pack" if deal.players == 6 else "32-card pack"
@@ -178,7 +179,7 @@ def from_bridge(pbn: str, trump: str, leader: str = "N", *, taken: tuple[int, in
                                        f"with {trump_letter} trump")
                 cards.append(card)
         hands[seat] = tuple(cards)
-    deal = Deal(game="scharwenzel", notation="french", players=4, leader=BRIDGE_SEATS.index(lead_letter) + 1,
+    deal = Deal(game=GAME, notation="french", players=4, leader=BRIDGE_SEATS.index(lead_letter) + 1,
                 hands=hands, taken=tuple(taken), trump=suit, rules=dict(rules or {}))
     return loads(deal.dump(), "<bridge deal>")
 

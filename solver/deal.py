@@ -14,14 +14,18 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
 from .games import GAMES, Game, OptionError, RuleSet
+from .games.base import NAMED
+from .games.layouts import HANDS, PILES, STOCK, Pile
+from .hidden_marks import hidden_file_problem     # the player's view (issue 10)
 from .position import IllegalMove, Position
 
 MAX_DEAL_BYTES = 1 << 20       # a deal is a few hundred bytes; refuse to read on forever (/dev/zero)
 
+SEAT_SECTIONS = (HANDS, PILES, STOCK)      # a layout uses some of these keys
 KNOWN_KEYS = ("game", "cards", "trump", "leader", "hands", "piles", "stock", "play", "taken",
               "rules", "players", "declarer", "all_passed", "announced", "won_trick")
 
@@ -48,17 +52,6 @@ _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 def _one_line(text: str) -> str:
     """Escape line breaks (a quoted TOML key may hold one) so a message stays one line."""
     return "".join(repr(ch)[1:-1] if ch in _LINE_BREAKS else ch for ch in text)
-
-
-class Pile(NamedTuple):
-    """A face-up card on a face-down one; ``down`` is None once the face-down card is gone."""
-
-    up: Card
-    down: Card | None = None
-
-    def text(self, notation: str) -> str:
-        up = self.up.text(notation)
-        return up if self.down is None else f"{up}/{self.down.text(notation)}"
 
 
 @dataclass(frozen=True)
@@ -99,14 +92,7 @@ class Deal:
     @property
     def trump_suit(self) -> int | None:
         """The trump suit in force: as written, or from forehand's first face-up card (card17)."""
-        if self.trump is not None:
-            return self.trump
-        if self.game == "schafkopf2" and self._card17_mode() and self.piles.get(1):
-            return self.piles[1][0].up.suit
-        return None
-
-    def _card17_mode(self) -> bool:
-        return bool(self.options["mariage"]) or self.options["trump_mode"] == "card17"
+        return self.game_spec.trump_in_force(self)
 
     @cached_property
     def rule_set(self) -> RuleSet:
@@ -185,7 +171,7 @@ class Deal:
         lines = [f"game = {_q(self.game)}"]
         if n != self.game_spec.default_notation:
             lines.append(f"cards = {_q(n)}")
-        if self.game == "scharwenzel":
+        if self.game_spec.players_vary:
             lines.append(f"players = {self.players}")
         if self.trump is not None:
             lines.append(f"trump = {_q(suit_name(self.trump, n))}")
@@ -205,14 +191,8 @@ class Deal:
         if self.play:
             lines.append("play = [" + ", ".join(_q(self._trick_text(i)) for i in range(len(self.play))) + "]")
         lines.append("")
-        if self.game_spec.layout == "piles":
-            lines.append("[piles]")
-            for seat in sorted(self.piles):
-                lines.append(f"{seat} = {_q(' '.join(p.text(n) for p in self.piles[seat]))}")
-        else:
-            lines.append("[hands]")
-            for seat in sorted(self.hands):
-                lines.append(f"{seat} = {_q(format_cards(self.hands[seat], n))}")
+        layout = self.game_spec.layout
+        lines += layout.write(self)
         if self.rules:
             lines += ["", "[rules]"]
             for name, value in self.rules.items():
@@ -256,6 +236,12 @@ def _shown(value: Any) -> str:
     except RecursionError:
         text = f"a deeply nested {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _either(counts) -> str:
+    """4, 6 or 8."""
+    words = [str(c) for c in counts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _q(text: str) -> str:
@@ -335,7 +321,6 @@ class _Reader:
 
     def read(self) -> Deal:
         data = self.data
-        from .view.hidden import hidden_file_problem     # the player's view (issue 10)
         problem = hidden_file_problem(data)
         if problem:
             raise self.fail(*problem)
@@ -347,24 +332,17 @@ class _Reader:
         notation = self._notation(spec)
         rules = self._rules(spec)
         layout = spec.layout
-        for key, wanted in (("hands", "hands"), ("piles", "piles"), ("stock", "stock")):
-            if key in data and not (layout == wanted or (key == "hands" and layout == "stock")):
-                raise self.fail(key, f"{game} has no {key} (it uses "
-                                     f"{'[piles]' if layout == 'piles' else '[hands]'})")
-        hands: dict[int, tuple[Card, ...]] = {}
-        piles: dict[int, tuple[Pile, ...]] = {}
-        if layout == "piles":
-            table = self._table("piles")
-            players = self._players(game, table)
-            piles = {seat: self._piles(f"piles.{key}", value, notation)
-                     for seat, key, value in self._seats("piles", table, players)}
-        else:
-            table = self._table("hands")
-            players = self._players(game, table)
-            hands = {seat: tuple(self._cards(f"hands.{key}", value, notation))
-                     for seat, key, value in self._seats("hands", table, players)}
+        for key in SEAT_SECTIONS:
+            if key in data and key not in layout.keys:
+                raise self.fail(key, f"{game} has no {key} (it uses [{layout.section}])")
+        section = layout.section
+        table = self._table(section)
+        players = self._players(game, table)
+        seats = {seat: layout.read_seat(self, f"{section}.{key}", value, notation)
+                 for seat, key, value in self._seats(section, table, players)}
+        hands, piles = ({}, seats) if layout.stacked else (seats, {})
         stock = tuple(self._cards("stock", data["stock"], notation)) if "stock" in data else ()
-        declarer = self._seat_key("declarer", players, game == "scharwenzel")
+        declarer = self._seat_key("declarer", players, spec.declarer)
         all_passed = self._all_passed(game)
         leader = self._leader(game, players, rules, declarer, spec)
         trump = self._trump(game, rules, spec, all_passed)
@@ -376,10 +354,11 @@ class _Reader:
                     piles=piles, stock=stock, play=play, taken=taken, trump=trump, rules=rules,
                     declarer=declarer, all_passed=all_passed, shows=shows, announced=announced,
                     won_trick=won_trick, source=self.source)
+        problem = spec.problem(deal)
+        if problem:
+            raise self.fail(*problem)
         self._check_cards(deal)
         self._check_counts(deal)
-        if game == "schafkopf2" and deal._card17_mode() and deal.trump_suit is None:
-            raise self.fail("trump", "card17 mode needs a trump: give `trump` or a first pile for seat 1")
         try:
             deal.rule_set
         except OptionError as exc:  # pragma: no cover - options were checked above
@@ -435,9 +414,6 @@ class _Reader:
                 rules[name] = spec.option(name).parse(value)
             except OptionError as exc:
                 raise self.fail(f"--rule {name}", str(exc)) from None
-        if spec.name == "schafkopf2" and rules.get("mariage") and rules.get("trump_mode") == "schellen":
-            raise self.fail("rules.mariage", "the Mariage variant takes trump by the 17th card; "
-                                             "it cannot be played with trump_mode = \"schellen\"")
         return rules
 
     def _table(self, key: str) -> dict:
@@ -450,19 +426,21 @@ class _Reader:
         spec = GAMES[game]
         if "players" in self.data:
             players = self.data["players"]
-            if game != "scharwenzel":
-                if type(players) is int and players == 2:
-                    return 2
-                raise self.fail("players", f"{game} is always played by 2, not {_shown(players)}")
+            if not spec.players_vary:
+                if type(players) is int and players == spec.default_players:
+                    return players
+                raise self.fail("players", f"{game} is always played by {spec.default_players}, "
+                                           f"not {_shown(players)}")
             if not isinstance(players, int) or isinstance(players, bool) or players not in spec.seat_counts:
-                raise self.fail("players", f"must be 4, 6 or 8, not {_shown(players)}")
+                raise self.fail("players", f"must be {_either(spec.seat_counts)}, not {_shown(players)}")
             return players
-        if game == "scharwenzel":
+        if spec.players_vary:
             if len(hands) not in spec.seat_counts:
-                raise self.fail("hands", f"{len(hands)} hands given; Scharwenzel needs 4, 6 or 8 "
-                                         f"(or set `players`)")
+                raise self.fail(spec.layout.section, f"{len(hands)} {spec.layout.section} given; "
+                                                     f"{spec.title} needs {_either(spec.seat_counts)} "
+                                                     f"(or set `players`)")
             return len(hands)
-        return 2
+        return spec.default_players
 
     def _seats(self, key: str, table: dict, players: int):
         seats = []
@@ -509,7 +487,7 @@ class _Reader:
         if key not in self.data:
             return None
         if not allowed:
-            raise self.fail(key, f"only Scharwenzel has a {key}")
+            raise self.fail(key, f"{GAMES[self._game()].title} has no {key}")
         value = self.data[key]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
             raise self.fail(key, f"must be a seat 1..{players}, not {_shown(value)}")
@@ -521,7 +499,7 @@ class _Reader:
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
                 raise self.fail("leader", f"must be a seat 1..{players}, not {_shown(value)}")
             return value
-        if game == "scharwenzel" and spec.resolve_options(rules)["first_leader"] == "declarer":
+        if spec.declarer_leads(spec.resolve_options(rules)):
             if declarer is None:
                 raise self.fail("leader", "first_leader = \"declarer\" needs a `declarer` key "
                                           "(or give `leader`)")
@@ -532,26 +510,28 @@ class _Reader:
         if "all_passed" not in self.data:
             return False
         value = self.data["all_passed"]
-        if game != "scharwenzel":
-            raise self.fail("all_passed", "only Scharwenzel has a bidding where all can pass")
+        if GAMES[game].all_pass_trump is None:
+            raise self.fail("all_passed", f"{GAMES[game].title} has no bidding where all can pass")
         if not isinstance(value, bool):
             raise self.fail("all_passed", f"must be true or false, not {_shown(value)}")
         return value
 
     def _trump(self, game: str, rules: dict, spec: Game, all_passed: bool = False) -> int | None:
         if all_passed:
+            clubs = spec.all_pass_trump
             if "trump" in self.data:
                 value = self.data["trump"]
                 try:
                     suit = parse_suit(value) if isinstance(value, str) else None
                 except CardError:
                     suit = None
-                if suit != 0:
-                    raise self.fail("trump", f"all_passed = true means clubs are trump, not {_shown(value)}")
-            return 0
+                if suit != clubs:
+                    raise self.fail("trump", f"all_passed = true means {suit_name(clubs, 'french')} are "
+                                             f"trump, not {_shown(value)}")
+            return clubs
         if "trump" not in self.data:
-            if game == "scharwenzel":
-                raise self.fail("trump", "missing: Scharwenzel needs the trump suit named by the declarer")
+            if spec.trump_rule == NAMED:
+                raise self.fail("trump", f"missing: {spec.title} needs the trump suit named by the declarer")
             return None
         value = self.data["trump"]
         if not isinstance(value, str):
@@ -560,13 +540,8 @@ class _Reader:
             suit = parse_suit(value)
         except CardError as exc:
             raise self.fail("trump", str(exc)) from None
-        if game == "elfern":
-            raise self.fail("trump", "Elfern has no trumps")
-        if game == "schafkopf2":
-            options = spec.resolve_options(rules)
-            if not options["mariage"] and options["trump_mode"] == "schellen" and suit != 3:
-                raise self.fail("trump", "with trump_mode = \"schellen\" trump is always Schellen; "
-                                         "set trump_mode = \"card17\" to choose a suit")
+        if not spec.has_trumps:
+            raise self.fail("trump", f"{spec.title} has no trumps")
         return suit
 
     def _play(self, notation: str) -> tuple[tuple[tuple[Card, ...], ...], tuple]:
@@ -672,28 +647,20 @@ class _Reader:
         n = deal.players
         rules = deal.rule_set
         counts = [len(deal.start().held(s)) for s in range(n)]
-        key = "piles" if deal.piles else "hands"
+        key = deal.game_spec.layout.section
         if len(set(counts)) != 1:
             listing = ", ".join(f"seat {s + 1}: {c}" for s, c in enumerate(counts))
             raise self.fail(key, f"every seat must hold the same number of cards at the start of "
                                  f"a trick ({listing})")
         size = counts[0]
-        full = len(rules.deck) // n
-        if deal.game == "elfern":
-            full = 6    # six cards each; the stock refills them, and without it 6 tricks are left
-            if len(deal.stock) % 2:
-                raise self.fail("stock", f"must hold an even number of cards, not {len(deal.stock)}")
-            if deal.stock and size == 0:
-                raise self.fail("hands", "the hands are empty but the stock is not")
+        layout = deal.game_spec.layout
+        full = layout.full_hand(len(rules.deck), n)   # a stock refills the hands up to this
+        layout.check(self, deal, size)
         if size > full:
             raise self.fail(key, f"{size} cards per seat; at most {full} in {deal.game}"
-                                 + (" while the stock lasts" if deal.game == "elfern" and deal.stock else ""))
+                                 + (" while the stock lasts" if layout.draws and deal.stock else ""))
         if size == 0 and deal.play:
             raise self.fail("play", "there are no cards to play")
-        if deal.game == "schafkopf2":
-            for seat, piles in deal.piles.items():
-                if len(piles) > 8:
-                    raise self.fail(f"piles.{seat}", f"{len(piles)} piles; each player has at most 8")
         played = sum(len(t) for t in deal.play)
         for i, trick in enumerate(deal.play[:-1]):
             if len(trick) != n:

@@ -20,8 +20,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
-from .cards import FRENCH, SUITS, Card
-from .deal import Deal, Pile, loads
+from .cards import Card
+from .deal import Deal, loads
 from .games import GAMES
 
 DEFAULT_MAX_TRIES = 100_000
@@ -45,28 +45,10 @@ def _draw(game: str, seed: Any, *, players: int = 4, trump: int | None = None,
     rules = dict(rules or {})
     options = spec.resolve_options(rules)
     notation = notation or spec.default_notation
-    if game == "scharwenzel":
-        trump = rng.choice(SUITS) if trump is None else trump
-        deck = list(_pack(game, trump, options, players))
-        rng.shuffle(deck)
-        size = len(deck) // players
-        hands = {s + 1: tuple(deck[s * size:(s + 1) * size]) for s in range(players)}
-        return Deal(game=game, notation=notation, players=players, leader=1, hands=hands,
-                    trump=trump, rules=rules)
-    if game == "schafkopf2":
-        deck = list(_pack(game, 3, options, 2))
-        rng.shuffle(deck)
-        piles = {1: tuple(Pile(deck[16 + i], deck[i]) for i in range(8)),
-                 2: tuple(Pile(deck[24 + i], deck[8 + i]) for i in range(8))}
-        return Deal(game=game, notation=notation, players=2, leader=1, piles=piles,
-                    trump=trump, rules=rules)
-    if game == "elfern":
-        deck = list(_pack(game, None, options, 2))
-        rng.shuffle(deck)
-        return Deal(game=game, notation=notation or FRENCH, players=2, leader=1,
-                    hands={1: tuple(deck[:6]), 2: tuple(deck[6:12])}, stock=tuple(deck[12:]),
-                    rules=rules)
-    raise ValueError(f"unknown game {game!r}")  # pragma: no cover - GAMES has only these
+    players = players if spec.players_vary else spec.default_players
+    fields = spec.deal(rng, players, trump, options,
+                       pack=lambda suit: _pack(game, suit, options, players))
+    return Deal(game=game, notation=notation, players=players, leader=1, rules=rules, **fields)
 
 
 def _pack(game: str, trump: int | None, options: dict[str, Any], players: int) -> tuple[Card, ...]:
@@ -74,7 +56,7 @@ def _pack(game: str, trump: int | None, options: dict[str, Any], players: int) -
     key = (game, trump, tuple(sorted(options.items())), players)
     deck = _PACKS.get(key)
     if deck is None:
-        deck = _PACKS[key] = tuple(GAMES[game].build(trump, options, players).deck)
+        deck = _PACKS[key] = GAMES[game].pack(options, players, trump)
     return deck
 
 
@@ -96,7 +78,7 @@ def candidate_seed(seed: int, candidate: int) -> int:
 
 
 def default_players(game: str) -> int:
-    return 4 if game == "scharwenzel" else 2
+    return GAMES[game].default_players
 
 
 def stream_label(game: str, players: int | None = None) -> str:
@@ -159,7 +141,7 @@ def generate_deals(game: str, seed: int, count: int, *, players: int | None = No
     players = players or default_players(game)
     rules = parse_rules(game, rules)
     # the two-player games take random_deal's default `players` (it only seeds the shuffle)
-    kwargs = dict(players=players if game == "scharwenzel" else 4, trump=trump, rules=rules,
+    kwargs = dict(players=players if GAMES[game].players_vary else 4, trump=trump, rules=rules,
                   notation=notation)
     loads(_draw(game, candidate_seed(seed, 0), **kwargs).dump(), f"--game {game}")  # bad settings fail here
     rule_sets: dict[Any, Any] = {}

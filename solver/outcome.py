@@ -100,26 +100,6 @@ class Rung:
         return self.label or self.level
 
 
-def first_run(position: Position, side: int, majority: int) -> tuple[str, int]:
-    """Has ``side`` reached ``majority`` tricks before the other side took any?
-
-    Returns ("achieved", 0), ("alive", tricks still needed in a row) or ("dead", 0).  Tricks
-    in ``taken`` come first in an unknown order: if both sides have some, the run is dead."""
-    other = 1 - side
-    prior = position.prior_tricks
-    if prior[other] > 0:
-        return ("dead", 0)
-    run = prior[side]
-    for record in position.history:
-        if position.rules.side(record.winner) == side:
-            run += 1
-        else:
-            return ("achieved", 0) if run >= majority else ("dead", 0)
-    if run >= majority:
-        return ("achieved", 0)
-    return ("alive", majority - run)
-
-
 def tricks_of(position: Position, side: int) -> int:
     """Tricks a side has won, in ``taken`` (if counted) and in the known history."""
     return position.prior_tricks[side] + position.tricks_won[side]

@@ -72,15 +72,11 @@ class Position:
 
     def held(self, seat: int) -> list[Card]:
         """Every card a seat still has, face-down pile cards included."""
-        if self.rules.layout == "piles":
-            return [card for pile in self.piles[seat] for card in pile]
-        return list(self.hands[seat])
+        return self.rules.layout.held(self, seat)
 
     def playable(self, seat: int) -> list[Card]:
         """The cards a seat could play if no follow rule applied (face-up tops of piles)."""
-        if self.rules.layout == "piles":
-            return [pile[-1] for pile in self.piles[seat] if pile]
-        return list(self.hands[seat])
+        return self.rules.layout.playable(self, seat)
 
     def in_play(self) -> list[Card]:
         """Cards not yet won in a finished trick: hands, piles, stock and the current trick."""
@@ -88,9 +84,7 @@ class Position:
         return cards + list(self.stock) + list(self.trick)
 
     def cards_left(self) -> int:
-        if self.rules.layout == "piles":
-            return sum(sum(map(len, piles)) for piles in self.piles) + len(self.stock)
-        return sum(map(len, self.hands)) + len(self.stock)
+        return self.rules.layout.cards_left(self)
 
     def tricks_left(self) -> int:
         """Tricks still to be completed, the current one included."""
@@ -228,13 +222,7 @@ class Position:
             (self.points if self.rules.bonus_in_points else self.bonus)[side] += worth
             self.shown = self.shown | {pair}
             self.showing = pair
-        if self.rules.layout == "piles":
-            for pile in self.piles[seat]:
-                if pile and pile[-1] == card:
-                    pile.pop()
-                    break
-        else:
-            self.hands[seat].remove(card)
+        self.rules.layout.take(self, seat, card)
         self.trick.append(card)
         if len(self.trick) < self.seats:
             return None

@@ -12,7 +12,7 @@ from tabulate import tabulate
 
 from .cards import Card, suit_name
 from .deal import Deal, show_text
-from .games.base import RuleSet
+from .games.base import RuleSet, side_label
 from .position import Position
 from .solve import Result
 
@@ -23,14 +23,6 @@ if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analys
     from .analysis.table import Table
 
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
-
-
-def side_label(rules: RuleSet, side: int) -> str:
-    """'seats 1+3' for a partnership, 'seat 1' for a lone player."""
-    seats = [s + 1 for s in range(rules.seats) if rules.side(s) == side]
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + "+".join(map(str, seats))
 
 
 def card_text(card: Card, deal: Deal) -> str:
@@ -69,7 +61,7 @@ def trick_text(cards, deal: Deal, result: Result) -> str:
 def headline(deal: Deal) -> str:
     rules = deal.rule_set
     parts = [deal.game_spec.title]
-    if deal.game == "scharwenzel":
+    if deal.game_spec.players_vary:
         parts.append(f"{deal.players} players")
     if rules.trump is not None:
         parts.append(f"trump {rules.suit_label(rules.trump, deal.notation).replace(' (trump)', '')}")
@@ -87,17 +79,14 @@ def position_table(deal: Deal, position: Position) -> str:
     """The cards still out, seat by seat (piles as UP/DOWN), and the stock."""
     rules = position.rules
     rows = []
+    layout = rules.layout
     for seat in range(position.seats):
-        if rules.layout == "piles":
-            held = " ".join("/".join(c.text(deal.notation) for c in reversed(pile))
-                            for pile in position.piles[seat] if pile)
-        else:
-            held = cards_text(position.held(seat), deal)
+        held = layout.seat_cards_text(position, seat, deal.notation)
         rows.append([seat + 1, side_label(rules, rules.side(seat)), held or "-"])
-    text = tabulate(rows, headers=["seat", "side", "piles (UP/down)" if rules.layout == "piles" else "hand"],
-                    tablefmt="simple")
-    if rules.layout == "stock":
-        text += f"\nstock ({len(position.stock)}, top first): {cards_text(position.stock, deal) or '-'}"
+    text = tabulate(rows, headers=["seat", "side", layout.column], tablefmt="simple")
+    extra = layout.extra_text(position, deal.notation)
+    if extra:
+        text += "\n" + extra
     if position.trick:
         text += (f"\ntrick in progress, led by seat {position.leader + 1}: "
                  f"{cards_text(position.trick, deal)}")
@@ -154,15 +143,12 @@ def moves_table(result: Result) -> str:
                     tablefmt="simple")
 
 
-def matadors_table(deal: Deal) -> str:
-    """Scharwenzel: who holds matadors under each possible trump (a property of the deal)."""
-    from .games.scharwenzel import matadors
-    rows = []
-    for suit in range(4):
-        side, count, cards = matadors(deal.hands, suit)
-        rows.append([suit_name(suit, deal.notation), side_label(deal.rule_set, side) if side is not None else "-",
-                     count or "-", cards_text(cards, deal) if cards else ""])
-    return tabulate(rows, headers=["trump", "held by", "matadors", "cards"], tablefmt="simple")
+def game_sections(deal: Deal) -> list[str]:
+    """The sections the game adds to a report (Scharwenzel's matadors)."""
+    out = []
+    for title, text in deal.game_spec.extra_sections(deal):
+        out += ["", f"{title}:", text]
+    return out
 
 
 STOPPED_WORDS = {"nodes": "the node limit was reached", "time": "the time limit was reached",
@@ -246,8 +232,7 @@ def solve_report(result: Result) -> str:
     unit = "strokes" if not deal.rule_set.bonus_in_points else "points"
     for seat, card, points, pair in result.announcements:
         out.append(f"seat {seat} announces {move_text(card, pair, deal)}: {points} {unit}")
-    if deal.game == "scharwenzel":
-        out += ["", "Matadors (the deal as given, for each trump):", matadors_table(deal)]
+    out += game_sections(deal)
     return "\n".join(out)
 
 
@@ -331,7 +316,7 @@ def table_report(table) -> str:
     out = [headline(deal), ""]
     if table.ignored_play:
         out.append("(the table is of the deal as dealt: the cards in `play` are not played)")
-    if deal.game == "scharwenzel":
+    if table.best_trump:             # a declarer chooses: every trump by every first leader
         leaders = sorted({c.leader for c in table.cells})
         rules = deal.rule_set
         out.append(f"Tricks of {side_label(rules, 0)} – {side_label(rules, 1)}, the winner and its "
@@ -339,17 +324,17 @@ def table_report(table) -> str:
         out.append(_fitted_grid(leaders, lambda suit, leader: _cell_text(table.cell(suit, leader), deal),
                                 [suit_name(suit, deal.notation) for suit in range(4)]))
         out += ["", "Trump each seat should name as declarer"
-                + (" (the declarer leads):" if deal.options["first_leader"] == "declarer"
+                + (" (the declarer leads):" if deal.game_spec.declarer_leads(deal.options)
                    else f" (seat {deal.leader} leads):")]
-        rows = [[seat, suit_name(suit, deal.notation), _cell_text(table.cell(suit, seat if deal.options["first_leader"] == "declarer" else deal.leader), deal)]
+        rows = [[seat, suit_name(suit, deal.notation), _cell_text(table.cell(suit, seat if deal.game_spec.declarer_leads(deal.options) else deal.leader), deal)]
                 for seat, suit in table.best_trump.items()]
         out.append(tabulate(rows, headers=["declarer", "trump", "result"], tablefmt="simple"))
-        out += ["", "Matadors:", matadors_table(deal)]
+        out += game_sections(deal)
     else:
         rows = [[suit_name(c.trump, deal.notation), f"{c.totals[0]} – {c.totals[1]}", c.outcome.text]
                 for c in table.cells]
-        out.append(f"Seat {table.cells[0].leader} leads; the deal under each trump of the card17 mode:")
-        out.append(tabulate(rows, headers=["trump", "card points", "outcome"], tablefmt="simple"))
+        out.append(f"Seat {table.cells[0].leader} leads; the deal under each trump:")
+        out.append(tabulate(rows, headers=["trump", UNIT_WORDS[deal.rule_set.unit], "outcome"], tablefmt="simple"))
     return "\n".join(out)
 
 

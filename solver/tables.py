@@ -92,7 +92,7 @@ def compile_position(position: Position) -> Tables:
         held = position.held(seat)
         hand.append(sum(1 << index[c] for c in held))
         playable.append(sum(1 << index[c] for c in position.playable(seat)))
-        for pile in position.piles[seat] if rules.layout == "piles" else ():
+        for pile in position.piles[seat]:           # empty unless the layout has piles
             for below, above in zip(pile, pile[1:]):
                 under[index[above]] = index[below]
     trump = rules.trump if rules.trump is not None else -1
@@ -102,7 +102,7 @@ def compile_position(position: Position) -> Tables:
         trump_mask=suit_mask[trump] if trump >= 0 else 0,
         rule_main=_rule(rules.follow), rule_stock=_rule(rules.stock_follow),
         trick_bonus=rules.trick_bonus, last_bonus=rules.last_trick_bonus,
-        stock_layout=rules.layout == "stock",
+        stock_layout=rules.layout.draws,
         hand=hand, playable=playable, stock=[index[c] for c in position.stock],
         leader=position.leader, trick=[index[c] for c in position.trick],
         pairs=[(index[a], index[b], worth) for a, b, worth in rules.pairs],

@@ -126,7 +126,7 @@ def ending_of(deal: Deal) -> Deal:
     assert not position.trick
     n = deal.players
     hands, piles = {}, {}
-    if deal.game_spec.layout == "piles":
+    if deal.game_spec.layout.stacked:     # piles of a face-up card on a face-down one
         piles = {s + 1: tuple(Pile(p[-1], p[0] if len(p) == 2 else None) for p in position.piles[s] if p)
                  for s in range(n)}
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..cards import Card
-from ..deal import Deal, DealError, Pile, loads
+from ..deal import Deal, DealError, loads
 from ..solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
 
 
@@ -67,15 +67,8 @@ def as_leader(deal: Deal, seat: int) -> Deal:
     if position.trick:
         raise DealError("--all-seats needs a position at the start of a trick (the last trick "
                         "in `play` is unfinished)", "play", deal.source)
-    n = position.seats
-    if deal.game_spec.layout == "piles":
-        piles = {s + 1: tuple(Pile(p[-1], p[0] if len(p) == 2 else None) for p in position.piles[s] if p)
-                 for s in range(n)}
-        changed = replace(deal, piles=piles, play=(), leader=seat, taken=tuple(position.points))
-    else:
-        hands = {s + 1: tuple(position.hands[s]) for s in range(n)}
-        changed = replace(deal, hands=hands, stock=tuple(position.stock), play=(), leader=seat,
-                          taken=tuple(position.points))
+    changed = replace(deal, play=(), leader=seat, taken=tuple(position.points),
+                      **deal.game_spec.layout.as_ending(position))
     return loads(changed.dump(), deal.source)
 
 

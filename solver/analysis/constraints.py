@@ -149,18 +149,39 @@ class GameInfo:
     notation: str
     deck: frozenset
     hand_size: int              # cards a seat holds as dealt
-    layer_size: int             # Schafkopf2: cards in one layer (up or down)
+    layer_size: int             # piles: cards in one layer (up or down)
+    words: frozenset = frozenset()   # the game's own words (Game.where_words)
+    title: str = ""
+    players_vary: bool = False
 
     @classmethod
     def of(cls, game: str, players: int, notation: str | None = None) -> "GameInfo":
         spec = GAMES[game]
-        rules = spec.build(3 if game != "elfern" else None, spec.resolve_options({}), players)
+        options = spec.resolve_options({})
+        rules = spec.build(3, options, players)
         deck = frozenset(rules.deck)
-        if game == "elfern":
-            size = 6
-        else:
-            size = len(deck) // players
-        return cls(game, players, notation or spec.default_notation, deck, size, 8)
+        size = spec.layout.full_hand(len(deck), players)
+        return cls(game, players, notation or spec.default_notation, deck, size,
+                   getattr(spec.layout, "count", size), spec.where_words(rules), spec.title,
+                   spec.players_vary)
+
+    def offers(self, word: str) -> bool:
+        return word in self.words
+
+
+def _games_offering(word: str, what: str = "") -> str:
+    """'Elfern has' / "Schafkopf2's piles": the games whose ``--where`` offers ``word``."""
+    names = []
+    for spec in GAMES.values():
+        rules = spec.build(3, spec.resolve_options({}), spec.default_players)
+        if word in spec.where_words(rules):
+            names.append(spec.name.capitalize())
+    text = " and ".join(names) or "no game"
+    if what == "in":
+        return text
+    if what:
+        return " and ".join(f"{name}'s {what}" for name in names) or "no game"
+    return text + (" has" if len(names) == 1 else " have")
 
 
 # --- parsing --------------------------------------------------------------------------------------
@@ -279,8 +300,8 @@ class _Parser:
         word = token.word
         if word == "stock":
             self.i += 1
-            if self.info.game != "elfern":
-                raise self.fail(f"only Elfern has a stock, not {self.info.game}", token)
+            if not self.info.offers("stock"):
+                raise self.fail(f"only {_games_offering('stock')} a stock, not {self.info.game}", token)
             return ("stock", (), None)
         if word in ("some", "any", "every", "each", "no"):
             self.i += 1
@@ -316,9 +337,9 @@ class _Parser:
         token = self.accept("up", "down")
         if token is None:
             return None
-        if self.info.game != "schafkopf2":
-            raise self.fail(f"'{token.word}' (face-up/face-down cards) is only for Schafkopf2's piles",
-                            token)
+        if not self.info.offers(token.word):
+            raise self.fail(f"'{token.word}' (face-up/face-down cards) is only for "
+                            f"{_games_offering(token.word, 'piles')}", token)
         return token.word
 
     @staticmethod
@@ -363,7 +384,7 @@ class _Parser:
         if card not in self.info.deck:
             raise self.fail(f"{token.text} is not in the {len(self.info.deck)}-card pack of "
                             f"{self.info.game}" + (f" with {self.info.players} players"
-                                                   if self.info.game == "scharwenzel" else ""), token)
+                                                   if self.info.players_vary else ""), token)
         return card
 
     def cards(self) -> tuple[Card, ...]:
@@ -383,8 +404,6 @@ class _Parser:
         return SUIT_WORDS[token.word]
 
     def size(self, part: str | None) -> int:
-        if self.info.game == "schafkopf2" and part is None:
-            return 2 * self.info.layer_size
         return self.info.layer_size if part else self.info.hand_size
 
     # objects
@@ -442,8 +461,8 @@ class _Parser:
             raise self.fail(f"expected {wanted}, found {token.text!r}", token)
 
     def no_trumps_check(self, token: Token | None = None) -> None:
-        if self.info.game == "elfern":
-            raise self.fail("Elfern has no trumps", token or self.tokens[self.i - 1])
+        if not self.info.offers("trumps"):
+            raise self.fail(f"{self.info.title} has no trumps", token or self.tokens[self.i - 1])
 
     def count(self):
         token = self.peek()
@@ -487,7 +506,6 @@ class _Parser:
         """A counter ``(view, held) -> int`` for the KIND word here."""
         token = self.next("what to count: cards, trumps, a suit, a rank, honours, points or matadors")
         word = token.word
-        game = self.info.game
         if word in SUIT_WORDS:
             suit = SUIT_WORDS[word]
             counter = lambda view, held, s=suit: sum(1 for c in held if view.suit(c) == s)
@@ -502,13 +520,13 @@ class _Parser:
                 self.no_trumps_check(token)
                 counter = lambda view, held: sum(1 for c in held if view.is_trump(c))
             elif kind == "honours":
-                if game != "elfern":
-                    raise self.fail("honours count only in Elfern (use 'points' for Schafkopf "
-                                    "card points, or a rank such as 'aces')", token)
+                if not self.info.offers("honours"):
+                    raise self.fail(f"honours count only in {_games_offering('honours', 'in')} (use "
+                                    "'points' for card points, or a rank such as 'aces')", token)
                 counter = lambda view, held: sum(1 for c in held if c.rank in HONOUR_RANKS)
             elif kind == "points":
-                if game == "scharwenzel":
-                    raise self.fail("Scharwenzel cards carry no points (it counts tricks); "
+                if not self.info.offers("points"):
+                    raise self.fail(f"{self.info.title} cards carry no points (it counts tricks); "
                                     "count trumps, aces, ... instead", token)
                 counter = lambda view, held: sum(view.value(c) for c in held)
             else:   # matadors
@@ -605,7 +623,7 @@ def parse_constraint(text: str, game: str, players: int | None = None,
     Raises ``ConstraintError`` (with the position of the bad part) if it cannot be read."""
     if game not in GAMES:
         raise ConstraintError(f"unknown game {game!r}")
-    info = GameInfo.of(game, players or (4 if game == "scharwenzel" else 2), notation)
+    info = GameInfo.of(game, players or GAMES[game].default_players, notation)
     compiled = _Parser(text, info).parse()
 
     def accept(deal: Deal) -> bool:

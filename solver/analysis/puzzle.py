@@ -18,10 +18,12 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..deal import Deal, DealError
+from ..games.base import side_label
 from ..objectives import Searcher
 from ..outcome import Rung
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
+GOAL_WORDS = ("win", "schneider", "schwarz", "tout", "first")   # the words some game offers
 GOAL_HELP = ("tricks>=N, points>=N, honours>=N, total>=N (the side's final total), win, "
              "schneider, schwarz, tout, first")
 
@@ -35,7 +37,6 @@ class Goal:
     level: str = ""                 # level: the outcome level (and better)
 
     def describe(self, deal: Deal) -> str:
-        from ..report import side_label
         return f"{side_label(deal.rule_set, self.side)}: {self.text}"
 
 
@@ -54,22 +55,19 @@ def parse_goal(text: str, deal: Deal, side: int) -> Goal:
                             "--goal", deal.source)
         # a number beyond any deal is simply unreachable; cap it so the engine's integers hold it
         return Goal(text, side, "total", min(int(match.group(2)[:12]), MAX_GOAL))
-    position = deal.position()
-    if raw in ("tout", "schwarz") and (deal.game != "elfern" or raw == "tout"):
-        if raw == "tout" and deal.game != "scharwenzel":
-            raise DealError("tout is a Scharwenzel goal (use schwarz for every trick)", "--goal", deal.source)
+    spec = deal.game_spec
+    word = spec.goals.get(raw)
+    if word is None and raw in GOAL_WORDS:
+        raise DealError(f"{spec.title} has no goal {raw!r} (goals: {', '.join(spec.goals)}, "
+                        f"{unit}>=N, total>=N)", "--goal", deal.source)
+    if word is not None and word.kind == "streak":
+        position = deal.position()
         if position.has_won(1 - side):
             raise DealError("the other side has already won a trick", "--goal", deal.source)
         return Goal(text, side, "streak", position.tricks_left())
-    if raw == "schwarz" and deal.game == "elfern":
-        return Goal(text, side, "total", 20)
-    levels = {"win": ("win", "simple", "win"), "schneider": ("schneider",), "first": ("win for the first",)}
-    if raw in levels:
-        if raw == "first" and deal.game != "scharwenzel":
-            raise DealError("'first' (a win for the first) is a Scharwenzel goal", "--goal", deal.source)
-        if raw == "schneider" and deal.game == "scharwenzel":
-            raise DealError("Scharwenzel has no Schneider (goals: win, first, tout, tricks>=N)",
-                            "--goal", deal.source)
+    if word is not None and word.kind == "total":
+        return Goal(text, side, "total", word.target)
+    if word is not None:
         return Goal(text, side, "level", level=raw)
     raise DealError(f"unknown goal {text!r} (goals: {GOAL_HELP})", "--goal", deal.source)
 
@@ -104,11 +102,7 @@ class GoalSearch:
         """Is this rung the goal's level, or better, for the goal's side?"""
         if rung.winner != self.goal.side:
             return False
-        if self.goal.level == "schneider":
-            return rung.level in ("schneider", "schwarz")
-        if self.goal.level == "first":
-            return rung.level == "tout" or rung.text == "win for the first"
-        return True
+        return self.s.deal.game_spec.goals[self.goal.level].qualifies(rung)
 
     def _level_holds(self) -> bool:
         ladder = self.s.ladder()

@@ -53,22 +53,14 @@ def variant(deal: Deal, **changes) -> Deal:
 def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective: str = "score",
              progress=None) -> Table:
     """Solve every cell.  ``progress(done, total)`` is called after each cell."""
-    if deal.game == "elfern":
-        raise DealError("Elfern has no trump to choose, so there is no table", "game", deal.source)
+    spec = deal.game_spec
+    plan = spec.table_variations(deal)
+    if plan is None:
+        raise DealError(f"{spec.title} has no trump to choose, so there is no table", "game", deal.source)
     engine = new_engine(tt_megabytes)
     cells: list[Cell] = []
-    if deal.game == "scharwenzel":
-        plan = [(suit, leader) for suit in SUITS for leader in range(1, deal.players + 1)]
-    else:
-        rules = dict(deal.rules)
-        if not deal.options["mariage"]:
-            rules["trump_mode"] = "card17"
-        plan = [(suit, deal.leader) for suit in SUITS]
-    for k, (suit, leader) in enumerate(plan):
-        if deal.game == "scharwenzel":
-            cell_deal = variant(deal, trump=suit, leader=leader, all_passed=False)
-        else:
-            cell_deal = variant(deal, trump=suit, leader=leader, rules=rules)
+    for k, (suit, leader, changes) in enumerate(plan):
+        cell_deal = variant(deal, trump=suit, leader=leader, **changes)
         same_trump = k > 0 and plan[k - 1][0] == suit
         result = solve(cell_deal, objective=objective, engine=engine, with_moves=False,
                        keep_tt=same_trump)
@@ -76,8 +68,8 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
         if progress:
             progress(k + 1, len(plan))
     best: dict[int, int] = {}
-    if deal.game == "scharwenzel":
-        by_declarer = deal.options["first_leader"] == "declarer"
+    if spec.declarer:               # the trump each seat should name as declarer
+        by_declarer = spec.declarer_leads(deal.options)
         for seat in range(1, deal.players + 1):
             side = (seat - 1) % 2
             leader = seat if by_declarer else deal.leader

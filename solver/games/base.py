@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..cards import Card, suit_name
+from ..cards import SUITS, Card, suit_name
 
 
 class OptionError(ValueError):
@@ -73,7 +73,7 @@ class RuleSet:
     game: str
     unit: str                       # "tricks", "points" or "honours"
     seats: int
-    layout: str                     # "hands", "piles" or "stock"
+    layout: Any                     # a layout object of ``solver.games.layouts``
     deck: tuple[Card, ...]
     trump: int | None
     trumps: tuple[Card, ...]
@@ -156,6 +156,14 @@ class RuleSet:
         return f"{label} (trump)" if suit == self.trump else label
 
 
+def side_label(rules: RuleSet, side: int) -> str:
+    """'seats 1+3' for a partnership, 'seat 1' for a lone player."""
+    seats = [s + 1 for s in range(rules.seats) if rules.side(s) == side]
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + "+".join(map(str, seats))
+
+
 @dataclass(frozen=True)
 class View:
     """What one seat sees of the layout (the player's view, ``solver.view``).  Played cards are
@@ -170,16 +178,46 @@ class View:
 
 
 @dataclass(frozen=True)
+class GoalWord:
+    """What a puzzle goal word (``stich puzzle --goal WORD``) asks of a side.
+
+    ``kind`` "streak": every trick still to play; "total": the side's own final total reaches
+    ``target``; "level": an outcome at least as good as a rung of the side whose level is in
+    ``levels`` or whose text is in ``texts`` (both empty: any rung the side wins)."""
+
+    kind: str
+    target: int = 0
+    levels: tuple[str, ...] = ()
+    texts: tuple[str, ...] = ()
+
+    def qualifies(self, rung) -> bool:
+        if not (self.levels or self.texts):
+            return True
+        return rung.level in self.levels or rung.text in self.texts
+
+
+WIN = GoalWord("level")
+SCHNEIDER = GoalWord("level", levels=("schneider", "schwarz"))
+EVERY_TRICK = GoalWord("streak")
+
+# how the trump of a deal is fixed (``Game.trump_rule``)
+NAMED, OPTIONAL, NO_TRUMP = "named", "optional", "none"
+
+
+@dataclass(frozen=True)
 class Game:
-    """A game: its name, options and how to build the rule set of one deal."""
+    """A game: its name, options and how to build the rule set of one deal.
+
+    Everything the reader, writer, dealer, report, table, puzzle and ``--where`` need to know
+    about a game is asked here (fields and the short hooks below), never of its name."""
 
     name: str
     title: str
     default_notation: str
-    layout: str
+    layout: Any                     # a layout object of ``solver.games.layouts``
     options: tuple[Option, ...]
     build: Callable[..., RuleSet]
-    seat_counts: tuple[int, ...] = (2,)
+    seat_counts: tuple[int, ...] = (2,)          # the first is the default
     outcome: Callable[..., Any] | None = None   # (final Position, Deal) -> Outcome
     ladder: Callable[..., Any] | None = None    # (Position, Deal) -> list of Rung, [] if none
     # How the exact value is best found for this game's trees (measured with `stich bench`):
@@ -187,6 +225,17 @@ class Game:
     # ("half" of the range, "greedy": a play-out of the move ordering).
     search: dict[str, str] = field(default_factory=lambda: {"driver": "mtdf", "first": "half"})
     view: View = View()             # what a seat sees (player's view)
+    # --- the deal file and dealing ---
+    trump_rule: str = NO_TRUMP      # NAMED: the deal must name it (a random deal draws one);
+    #                                 OPTIONAL: it may (else ``trump_of``); NO_TRUMP: none
+    trump_of: Callable[[Any], int | None] | None = field(default=None, compare=False)
+    declarer: bool = False          # a deal may name a declarer (option first_leader = declarer)
+    all_pass_trump: int | None = None   # a bidding where all can pass (``all_passed``): this trump
+    check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+    # --- the analyses ---
+    goals: dict[str, GoalWord] = field(default_factory=lambda: {"win": WIN})
+    variations: Callable[[Any], list | None] | None = field(default=None, compare=False)
+    report_sections: Callable[[Any], list[tuple[str, str]]] | None = field(default=None, compare=False)
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -201,3 +250,80 @@ class Game:
         for name, value in given.items():
             values[name] = self.option(name).parse(value)
         return values
+
+    # --- seats and trump ---------------------------------------------------------------------
+
+    @property
+    def default_players(self) -> int:
+        return self.seat_counts[0]
+
+    @property
+    def players_vary(self) -> bool:
+        """Several numbers of players: a deal file says which (``players`` or its hands)."""
+        return len(self.seat_counts) > 1
+
+    @property
+    def has_trumps(self) -> bool:
+        return self.trump_rule != NO_TRUMP
+
+    def declarer_leads(self, options: dict[str, Any]) -> bool:
+        """Does the declarer lead to the first trick (option first_leader = declarer)?"""
+        return self.declarer and options.get("first_leader") == "declarer"
+
+    def trump_in_force(self, deal) -> int | None:
+        """The trump of ``deal``: as written, else what the game takes (Schafkopf2's 17th card)."""
+        if deal.trump is not None:
+            return deal.trump
+        return self.trump_of(deal) if self.trump_of is not None else None
+
+    def problem(self, deal) -> tuple[str, str] | None:
+        """(key, message) if ``deal`` breaks a rule of this game the generic reader does not know."""
+        return self.check(deal) if self.check is not None else None
+
+    # --- dealing -----------------------------------------------------------------------------
+
+    def pack(self, options: dict[str, Any], players: int, trump: int | None = None) -> tuple[Card, ...]:
+        """The pack in the order the rule set lists it (the order a dealer shuffles); the
+        trump does not change the pack, any one builds it when none is chosen yet."""
+        return tuple(self.build(SUITS[-1] if trump is None else trump, options, players).deck)
+
+    def deal(self, rng, players: int, trump: int | None, options: dict[str, Any], pack=None) -> dict[str, Any]:
+        """The fields of a whole random deal (``trump`` None: drawn where the deal must name one).
+        ``pack(trump)``: the pack (the dealer caches it); default ``self.pack``."""
+        if trump is None and self.trump_rule == NAMED:
+            trump = rng.choice(SUITS)
+        deck = list(pack(trump) if pack is not None else self.pack(options, players, trump))
+        rng.shuffle(deck)
+        return {"trump": trump if self.has_trumps else None, **self.layout.deal(deck, players)}
+
+    # --- the analyses ------------------------------------------------------------------------
+
+    def table_variations(self, deal) -> list[tuple[int, int, dict[str, Any]]] | None:
+        """What ``stich table`` solves: (trump, leader, other Deal fields) per cell, None if the
+        game has no trump to choose.  Default: every trump; with a declarer, every leader too."""
+        if self.variations is not None:
+            return self.variations(deal)
+        if not self.has_trumps:
+            return None
+        leaders = range(1, deal.players + 1) if self.declarer else (deal.leader,)
+        extra = {"all_passed": False} if self.all_pass_trump is not None else {}
+        return [(suit, leader, extra) for suit in SUITS for leader in leaders]
+
+    def extra_sections(self, deal) -> list[tuple[str, str]]:
+        """(title, text) sections the game adds to the report of a deal."""
+        return self.report_sections(deal) if self.report_sections is not None else []
+
+    def where_words(self, rules: RuleSet) -> frozenset[str]:
+        """The ``--where`` words this game offers beyond seats, cards, suits and ranks."""
+        words = {"cards"}
+        if self.layout.draws:
+            words.add("stock")
+        if self.layout.stacked:
+            words |= {"up", "down"}
+        if self.has_trumps:
+            words |= {"trumps", "matadors"}
+        if rules.unit == "honours":
+            words.add("honours")
+        if rules.unit != "tricks":
+            words.add("points")
+        return frozenset(words)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
 from ..outcome import ALWAYS, AtLeast, Outcome, Rung
-from .base import View, FREE, FollowRule, Game, Option, RuleSet
+from .base import FREE, SCHNEIDER, WIN, FollowRule, Game, GoalWord, Option, RuleSet, View
+from .layouts import Stock
 
 OPTIONS = (
     Option("must_head", False,
@@ -22,12 +23,13 @@ OPTIONS = (
 
 ORDER = (ACE, KING, QUEEN, JACK, TEN, NINE, EIGHT, SEVEN)
 HONOURS = (ACE, KING, QUEEN, JACK, TEN)
+LAYOUT = Stock(hand=6)      # six cards each, a stock of twenty
 PACK = tuple(Card(s, r) for s in SUITS for r in ORDER)
 
 
 def build(trump: int | None, options: dict, players: int = 2) -> RuleSet:
     return RuleSet(
-        game="elfern", unit="honours", seats=2, layout="stock", deck=PACK,
+        game="elfern", unit="honours", seats=2, layout=LAYOUT, deck=PACK,
         trump=None, trumps=(), plain={s: tuple(Card(s, r) for r in ORDER) for s in SUITS},
         values={c: 1 if c.rank in HONOURS else 0 for c in PACK},
         follow=FollowRule(follow_suit=True, must_trump=False, must_beat=options["must_head"]),
@@ -97,6 +99,8 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
                 "in the last six tricks")
 
 
-GAME = Game(name="elfern", title="Elfern", default_notation=FRENCH, layout="stock",
+GOALS = {"win": WIN, "schneider": SCHNEIDER, "schwarz": GoalWord("total", target=20)}   # all 20 honours
+
+GAME = Game(name="elfern", title="Elfern", default_notation=FRENCH, layout=LAYOUT,
             options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
-            search={"driver": "step", "first": "greedy"}, view=VIEW)
+            search={"driver": "step", "first": "greedy"}, view=VIEW, goals=GOALS)

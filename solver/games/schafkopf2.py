@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, GERMAN, HEARTS, JACK, KING, NINE, QUEEN,
                      SEVEN, SPADES, SUITS, TEN, Card)
 from ..outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
-from .base import View, FollowRule, Game, Option, RuleSet
+from .base import EVERY_TRICK, OPTIONAL, SCHNEIDER, WIN, FollowRule, Game, Option, RuleSet, View
+from .layouts import Piles
 
 OPTIONS = (
     Option("trump_mode", "schellen",
@@ -35,6 +36,7 @@ OPTIONS = (
            "rules.md §2 (the old rule text names both ways)", ("points", "strokes")),
 )
 
+LAYOUT = Piles(count=8)
 VALUES = {ACE: 11, TEN: 10, KING: 4, QUEEN: 3, JACK: 2}
 PACK = tuple(Card(s, r) for s in SUITS for r in (ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN))
 
@@ -69,7 +71,7 @@ def build(trump: int | None, options: dict, players: int = 2) -> RuleSet:
         marriages = tuple((Card(s, KING), Card(s, QUEEN), worth[0] if s == trump_suit else worth[1])
                           for s in (HEARTS, DIAMONDS))
     return RuleSet(
-        game="schafkopf2", unit="points", seats=2, layout="piles", deck=PACK,
+        game="schafkopf2", unit="points", seats=2, layout=LAYOUT, deck=PACK,
         trump=trump_suit, trumps=trumps, plain=plain,
         values={c: VALUES.get(c.rank, 0) for c in PACK},
         follow=FollowRule(follow_suit=True, must_trump=True, must_beat=options["must_beat"]),
@@ -228,6 +230,43 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
                 "face-up cards can be played, so a failure to follow reveals nothing hidden")
 
 
+# --- the deal file and the table --------------------------------------------------------------------
+
+def card17_mode(options: dict) -> bool:
+    return bool(options["mariage"]) or options["trump_mode"] == "card17"
+
+
+def trump_of(deal) -> int | None:
+    """card17: the suit of the 17th card dealt, forehand's first face-up card."""
+    if card17_mode(deal.options) and deal.piles.get(1):
+        return deal.piles[1][0].up.suit
+    return None
+
+
+def check(deal) -> tuple[str, str] | None:
+    """The rules of the options and the trump that the generic reader does not know."""
+    if deal.rules.get("mariage") and deal.rules.get("trump_mode") == "schellen":
+        return ("rules.mariage", "the Mariage variant takes trump by the 17th card; "
+                                 "it cannot be played with trump_mode = \"schellen\"")
+    if deal.trump is not None and not card17_mode(deal.options) and deal.trump != DIAMONDS:
+        return ("trump", "with trump_mode = \"schellen\" trump is always Schellen; "
+                         "set trump_mode = \"card17\" to choose a suit")
+    if card17_mode(deal.options) and deal.trump_suit is None:
+        return ("trump", "card17 mode needs a trump: give `trump` or a first pile for seat 1")
+    return None
+
+
+def variations(deal) -> list:
+    """`stich table`: the deal under each trump of the card17 mode, seat `leader` leading."""
+    rules = dict(deal.rules)
+    if not deal.options["mariage"]:
+        rules["trump_mode"] = "card17"
+    return [(suit, deal.leader, {"rules": rules}) for suit in SUITS]
+
+
+GOALS = {"win": WIN, "schneider": SCHNEIDER, "schwarz": EVERY_TRICK}
+
 GAME = Game(name="schafkopf2", title="Two-handed Wendish Schafkopf", default_notation=GERMAN,
-            layout="piles", options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
-            search={"driver": "step", "first": "half"}, view=VIEW)
+            layout=LAYOUT, options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
+            search={"driver": "step", "first": "half"}, view=VIEW,
+            trump_rule=OPTIONAL, trump_of=trump_of, check=check, goals=GOALS, variations=variations)

@@ -8,9 +8,10 @@ Jacks, and ♣/♠ without their Queen; option ``plain_order`` = A10KQ puts the 
 from __future__ import annotations
 
 from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX,
-                     SPADES, SUITS, TEN, Card, FRENCH)
-from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, first_run, tricks_of
-from .base import View, FollowRule, Game, Option, RuleSet
+                     SPADES, SUITS, TEN, Card, FRENCH, suit_name)
+from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from .base import EVERY_TRICK, NAMED, WIN, FollowRule, Game, GoalWord, Option, RuleSet, View
+from .layouts import Hands
 
 OPTIONS = (
     Option("first_leader", "forehand",
@@ -26,6 +27,7 @@ OPTIONS = (
 )
 
 PLAYERS = (4, 6, 8)
+LAYOUT = Hands()
 
 
 def pack(players: int) -> tuple[Card, ...]:
@@ -57,7 +59,7 @@ def build(trump: int, options: dict, players: int = 4) -> RuleSet:
             plain[suit] = tuple(Card(suit, r) for r in plain_ranks
                                 if Card(suit, r) in deck and Card(suit, r) not in trumps)
     return RuleSet(
-        game="scharwenzel", unit="tricks", seats=players, layout="hands", deck=deck,
+        game="scharwenzel", unit="tricks", seats=players, layout=LAYOUT, deck=deck,
         trump=trump, trumps=trumps, plain=plain, values={c: 0 for c in deck},
         follow=FollowRule(follow_suit=True, must_trump=options["must_trump"]),
         trick_bonus=1, options=dict(options))
@@ -94,6 +96,26 @@ def matadors(hands: dict[int, tuple[Card, ...]], trump: int) -> tuple[int | None
 def win_points(trump: int, all_passed: bool) -> int:
     """A win scores 4 with clubs trump (2 when clubs came from all passing), 2 otherwise."""
     return 4 if trump == CLUBS and not all_passed else 2
+
+
+def first_run(position: Position, side: int, majority: int) -> tuple[str, int]:
+    """Has ``side`` reached ``majority`` tricks before the other side took any?
+
+    Returns ("achieved", 0), ("alive", tricks still needed in a row) or ("dead", 0).  Tricks
+    in ``taken`` come first in an unknown order: if both sides have some, the run is dead."""
+    other = 1 - side
+    prior = position.prior_tricks
+    if prior[other] > 0:
+        return ("dead", 0)
+    run = prior[side]
+    for record in position.history:
+        if position.rules.side(record.winner) == side:
+            run += 1
+        else:
+            return ("achieved", 0) if run >= majority else ("dead", 0)
+    if run >= majority:
+        return ("achieved", 0)
+    return ("alive", majority - run)
 
 
 def _sides_text(side: int, players: int) -> str:
@@ -167,6 +189,26 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
                 "no trump)")
 
 
-GAME = Game(name="scharwenzel", title="Scharwenzel", default_notation=FRENCH, layout="hands",
+def matadors_table(deal) -> str:
+    """Who holds matadors under each possible trump (a property of the deal)."""
+    from tabulate import tabulate      # presentation only: the rules load without it
+    rows = []
+    for suit in SUITS:
+        side, count, cards = matadors(deal.hands, suit)
+        rows.append([suit_name(suit, deal.notation), "-" if side is None else _sides_text(side, deal.players),
+                     count or "-", " ".join(c.text(deal.notation) for c in cards)])
+    return tabulate(rows, headers=["trump", "held by", "matadors", "cards"], tablefmt="simple")
+
+
+def report_sections(deal) -> list[tuple[str, str]]:
+    return [("Matadors (the deal as given, for each trump)", matadors_table(deal))]
+
+
+GOALS = {"win": WIN, "first": GoalWord("level", levels=("tout",), texts=("win for the first",)),
+         "tout": EVERY_TRICK, "schwarz": EVERY_TRICK}
+
+GAME = Game(name="scharwenzel", title="Scharwenzel", default_notation=FRENCH, layout=LAYOUT,
             options=OPTIONS, build=build, seat_counts=PLAYERS, outcome=outcome, ladder=ladder,
-            search={"driver": "mtdf", "first": "greedy"}, view=VIEW)
+            search={"driver": "mtdf", "first": "greedy"}, view=VIEW,
+            trump_rule=NAMED, declarer=True, all_pass_trump=CLUBS, goals=GOALS,
+            report_sections=report_sections)

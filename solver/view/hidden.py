@@ -24,11 +24,9 @@ from pathlib import Path
 from ..cards import CLUBS, Card, CardError, format_cards, parse_card
 from ..deal import Deal, DealError, load, loads
 from ..games import GAMES
+from ..hidden_marks import EXTRA_KEYS, HIDDEN, is_hidden_data, hidden_file_problem  # noqa: F401
 from .infoset import InfoSet, Slot, information, start_slots
 from .sampling import count_layouts, sample_layouts
-
-HIDDEN = "?"
-EXTRA_KEYS = ("unknown", "seat")
 
 
 def is_hidden_text(text: str) -> bool:
@@ -37,26 +35,7 @@ def is_hidden_text(text: str) -> bool:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return False
-    return _is_hidden_data(data)
-
-
-def hidden_file_problem(data: dict) -> tuple[str, str] | None:
-    """(key, message) when a plain reader meets a hidden deal file (hook in ``solver.deal``)."""
-    if not _is_hidden_data(data):
-        return None
-    key = next((k for k in EXTRA_KEYS if k in data), "hands" if "hands" in data else
-               "piles" if "piles" in data else "stock")
-    return key, ("the file has hidden cards (`?`, `unknown`, `seat`): only the player's view "
-                 "reads it (stich suggest FILE); name every card for this command")
-
-
-def _is_hidden_data(data: dict) -> bool:
-    if any(key in data for key in EXTRA_KEYS):
-        return True
-    texts = [v for table in ("hands", "piles") if isinstance(data.get(table), dict)
-             for v in data[table].values()]
-    texts.append(data.get("stock", ""))
-    return any(isinstance(t, str) and HIDDEN in t for t in texts)
+    return is_hidden_data(data)
 
 
 def read_view(path: str, seat: int | None = None, overrides: dict | None = None) -> InfoSet:
@@ -225,9 +204,9 @@ def _players(data: dict, spec) -> int:
     if "players" in data and isinstance(data["players"], int):
         return data["players"]
     hands = data.get("hands")
-    if spec.name == "scharwenzel" and isinstance(hands, dict) and len(hands) in spec.seat_counts:
+    if spec.players_vary and isinstance(hands, dict) and len(hands) in spec.seat_counts:
         return len(hands)
-    return spec.seat_counts[0] if spec.name != "scharwenzel" else 4
+    return spec.default_players
 
 
 def _parse_play(play, notation: str, source: str) -> tuple[tuple[Card, ...], ...]:

@@ -48,11 +48,6 @@ class InfoSet:
         position = relaxed_replay(self.deal)[0]
         return None if position.is_over() else position.to_move + 1
 
-    def count(self) -> int:
-        """The number of distinct consistent hidden layouts."""
-        from .sampling import count_layouts
-        return count_layouts(self)
-
     def fill(self, layout: dict[int, tuple[Card, ...]]) -> Deal:
         """The deal with region ``i`` holding ``layout[i]`` (checked by replaying its play)."""
         deal = self.deal
@@ -104,17 +99,16 @@ def relaxed_replay(deal: Deal, pool: frozenset = frozenset(), watch=None) -> tup
                 watch(position, card)
             if not position.trick:
                 pending = []
-            if position.rules.layout == "piles":
-                pending += [(seat, j) for j, pile in enumerate(position.piles[seat])
-                            if len(pile) == 2 and pile[-1] == card]
+            # piles played from in this trick (position.piles is empty without piles)
+            pending += [(seat, j) for j, pile in enumerate(position.piles[seat])
+                        if len(pile) == 2 and pile[-1] == card]
             position.play(card, check=False)
     return position, (pending if position.trick else [])
 
 
 def _known_only(position: Position, seat: int, pool: frozenset) -> Position:
     trial = position.copy()
-    if trial.rules.layout != "piles":
-        trial.hands[seat] = [c for c in trial.hands[seat] if c not in pool]
+    trial.hands[seat] = [c for c in trial.hands[seat] if c not in pool]   # empty with piles
     return trial
 
 
@@ -136,19 +130,7 @@ def start_slots(deal: Deal) -> dict[Card, Slot]:
 def hidden_regions(position: Position, seat: int, view, pending=()) -> dict[Card, Region]:
     """The cards of ``position`` that ``seat`` (0-based) cannot see, with their regions;
     ``pending``: piles played from in the unfinished trick (not yet turned up)."""
-    hidden: dict[Card, Region] = {}
-    if position.rules.layout == "piles":
-        if not view.face_down:
-            for s, piles in enumerate(position.piles):
-                for j, pile in enumerate(piles):
-                    if len(pile) == 2 or (pile and (s, j) in pending):
-                        hidden[pile[0]] = ("pile", s + 1, j)
-    else:
-        if not view.other_hands:
-            for s, hand in enumerate(position.hands):
-                if s != seat:
-                    for card in hand:
-                        hidden[card] = ("hand", s + 1)
+    hidden: dict[Card, Region] = position.rules.layout.hidden_cards(position, seat, view, pending)
     if not view.stock:
         for k, card in enumerate(position.stock):
             hidden[card] = ("stock", k)
@@ -180,7 +162,7 @@ def information(deal: Deal, seat: int, must_hide: frozenset = frozenset()) -> In
 
     def watch(pos: Position, card: Card) -> None:
         s = pos.to_move
-        if not pos.trick or pos.rules.layout == "piles":
+        if not pos.trick or not pos.rules.layout.reveals_voids():
             return
         rule = pos.rules.stock_follow if pos.stock_phase() else pos.rules.follow
         if not (rule.follow_suit or rule.must_trump or rule.must_beat):
