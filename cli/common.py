@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from solver.deal import Deal, DealError, load
-from solver.games import OptionError
+from solver.games import GAMES, RULES_FILES_ENV, OptionError, register
 
 EXIT_INPUT = 2
 EXIT_OTHER = 1
@@ -111,9 +111,31 @@ def emit_json(obj: Any) -> None:
 
 
 deal_argument = click.argument("deal_file", metavar="FILE", type=str)
-rule_option = click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
-                           help="Set a rule option, overriding the deal file's [rules] "
-                                "(repeatable), e.g. --rule must_head=true.")
+_rule_value_option = click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+                                 help="Set a rule option, overriding the deal file's [rules] "
+                                      "(repeatable), e.g. --rule must_head=true.")
+
+
+def _load_rules_files(ctx, param, values):
+    """Register each rule file's game, so a deal file's ``game = "NAME"`` finds it."""
+    for path in values:
+        game = register(GAMES, path)
+        # worker processes (batch --jobs) import the games again: they read this variable
+        known = [p for p in os.environ.get(RULES_FILES_ENV, "").split(os.pathsep) if p]
+        if game.rule_file not in known:
+            os.environ[RULES_FILES_ENV] = os.pathsep.join(known + [game.rule_file])
+    return values
+
+
+_rules_file_option = click.option(
+    "--rules-file", "rules_files", multiple=True, metavar="FILE", is_eager=True, expose_value=False,
+    callback=_load_rules_files,
+    help="A TOML rule file whose game the deal files may name (repeatable; README \"How to add a game\").")
+
+
+def rule_option(command):
+    """--rule NAME=VALUE and --rules-file FILE: on every command that reads deals."""
+    return _rules_file_option(_rule_value_option(command))
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
 objective_option = click.option(
     "--objective", type=click.Choice(["score", "total"]), default="score", show_default=True,

@@ -12,7 +12,7 @@ from solver.analysis.constraints import ConstraintError, all_of, load_predicate,
 from solver.cards import NOTATIONS, CardError, parse_suit
 from solver.deal import DealError
 from solver.dealing import DEFAULT_MAX_TRIES, NoDealFound, generate_deals
-from solver.games import GAMES, OptionError
+from solver.games import GAMES, OptionError, find_game
 
 from .common import EXIT_INPUT, EXIT_INTERRUPTED, emit_json, parse_rule_overrides, progress_bar, rule_option
 
@@ -25,9 +25,20 @@ def fail(message: str, detail: str = "") -> NoReturn:
     sys.exit(EXIT_INPUT)
 
 
+def _game_name(ctx, param, value: str) -> str:
+    """A game's name, or a rule file's path (its game is registered)."""
+    try:
+        spec = find_game(GAMES, value, Path.cwd())
+    except OptionError as exc:
+        raise click.BadParameter(str(exc)) from None
+    if spec is None:
+        raise click.BadParameter(f"{value!r} is not a game ({', '.join(GAMES)}) or a rule file")
+    return spec.name
+
+
 @click.command("deal")
-@click.option("--game", required=True, type=click.Choice(list(GAMES), case_sensitive=False),
-              help="The game to deal.")
+@click.option("--game", required=True, callback=_game_name, metavar="GAME|FILE",
+              help=f"The game to deal: {', '.join(GAMES)}, or a rule file (FILE.toml).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the stream of deals: the same arguments always give the same files.")
 @click.option("-n", "--count", type=click.IntRange(1), default=1, show_default=True,

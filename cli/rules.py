@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from solver.games import GAMES
+from solver.games import GAMES, find_game
+from solver.games.rulefile import summary
 
 from .common import docs_path, emit_json, json_option
 
@@ -15,10 +16,12 @@ def _value(value) -> str:
 
 
 @click.command("rules")
-@click.argument("game", required=False, type=click.Choice(sorted(GAMES)))
+@click.argument("game", required=False, metavar="[GAME|FILE]")
 @json_option
 def rules_command(game: str | None, as_json: bool) -> None:
     """List the rule options of GAME (or of every game) with their values and defaults.
+
+    GAME may be a rule file (FILE.toml): its blocks, sources and options are shown.
 
     Set an option in a deal file's [rules] table (`must_head = true`) or on the command line
     of any command (`--rule must_head=true`).
@@ -27,8 +30,14 @@ def rules_command(game: str | None, as_json: bool) -> None:
     Examples:
       stich rules
       stich rules schafkopf2 --json
+      stich rules my-game.toml
     """
-    games = [GAMES[game]] if game else list(GAMES.values())
+    spec = find_game(GAMES, game) if game else None
+    if game and spec is None:
+        raise click.UsageError(f"unknown game {game!r} (one of {', '.join(GAMES)}, or a rule file)")
+    games = [spec] if spec else list(GAMES.values())
+    if spec is not None and spec.rule_file and not as_json:
+        click.echo(tabulate(summary(spec), tablefmt="plain", maxcolwidths=[None, 90]) + "\n")
     if as_json:
         emit_json({g.name: [{"name": o.name, "default": o.default,
                              "values": list(o.choices) if o.choices else [False, True],

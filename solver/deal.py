@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
-from .games import GAMES, Game, OptionError, RuleSet
+from .games import GAMES, Game, OptionError, RuleFileError, RuleSet, find_game
+from .games.rulefile import RULES_DIR
 from .games.base import NAMED
 from .games.layouts import HANDS, PILES, STOCK, Pile
 from .hidden_marks import hidden_file_problem     # the player's view (issue 10)
@@ -168,7 +169,9 @@ class Deal:
     def dump(self) -> str:
         """The deal as TOML in the format it was read from; ``loads(dump())`` gives it back."""
         n = self.notation
-        lines = [f"game = {_q(self.game)}"]
+        spec = self.game_spec
+        builtin = spec.rule_file is None or Path(spec.rule_file).parent == RULES_DIR.resolve()
+        lines = [f"game = {_q(self.game if builtin else spec.rule_file)}"]
         if n != self.game_spec.default_notation:
             lines.append(f"cards = {_q(n)}")
         if self.game_spec.players_vary:
@@ -387,11 +390,19 @@ class _Reader:
 
     def _game(self) -> str:
         if "game" not in self.data:
-            raise self.fail("game", f"missing (one of {', '.join(GAMES)})")
+            raise self.fail("game", f"missing (one of {', '.join(GAMES)}, or a rule file's path)")
         game = self.data["game"]
-        if not isinstance(game, str) or game.strip().lower() not in GAMES:
+        if not isinstance(game, str):
             raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)})")
-        return game.strip().lower()
+        folder = Path(self.source).parent if Path(self.source).is_file() else None
+        try:
+            spec = find_game(GAMES, game, folder)
+        except RuleFileError as exc:
+            raise DealError(exc.message, exc.key, exc.source) from None
+        if spec is None:
+            raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)}, "
+                                    f"or a rule file's path)")
+        return spec.name
 
     def _notation(self, spec: Game) -> str:
         value = self.data.get("cards", spec.default_notation)
@@ -504,7 +515,7 @@ class _Reader:
                 raise self.fail("leader", "first_leader = \"declarer\" needs a `declarer` key "
                                           "(or give `leader`)")
             return declarer
-        return 1
+        return spec.first_leader if spec.first_leader <= players else 1
 
     def _all_passed(self, game: str) -> bool:
         if "all_passed" not in self.data:

@@ -315,6 +315,91 @@ def _elfern(case: Case, spec: dict, sizes: dict, rng: random.Random) -> list:
     return lines
 
 
+# -- games from rule files (solver/games/rules/*.toml, or a rule file's path) -------------------------
+
+RULE_MODES = {
+    "officers_skat": dict(game="officers_skat", players=2, layout="piles", trump=True,
+                          options={"tie_60": ["defender_wins", "draw"], "schwarz": ["no_trick", "no_points"]},
+                          small=dict(cards=(1, 6), piles=3), large=dict(cards=(6, 10), piles=6)),
+    "einwerfen": dict(game="einwerfen", players=4, layout="hands", trump=True,
+                      options={"ten_rank": ["low", "high"]},
+                      small=dict(cards=(1, 3)), large=dict(cards=(3, 4))),
+    "bohemian_schneider": dict(game="bohemian_schneider", players=2, layout="stock", trump=False,
+                               options={"schneider_at": [16, 17]},
+                               small=dict(cards=(1, 3), stock=(0, 2, 4)),
+                               large=dict(cards=(3, 4), stock=(2, 4, 6))),
+}
+
+
+def _piles_of(rng: random.Random, mine: list, max_piles: int) -> tuple:
+    size = len(mine)
+    count = rng.randint((size + 1) // 2, min(max_piles, size))
+    downs = set(rng.sample(range(count), size - count))
+    piles, k = [], 0
+    for i in range(count):
+        if i in downs:
+            piles.append((mine[k], mine[k + 1]))
+            k += 2
+        else:
+            piles.append((mine[k], None))
+            k += 1
+    return tuple(piles)
+
+
+def generate_rule_case(mode: str, seed: int, size: str = "small", spec: dict | None = None) -> Case:
+    """A random small position of a rule-file game (``spec``: a mode of ``RULE_MODES`` or one
+    given by the test, e.g. a toy game's rule file path as ``game``)."""
+    spec = spec or RULE_MODES[mode]
+    rng = random.Random(f"{mode}/{size}/{seed}")
+    case = Case(mode, seed, game=spec["game"])
+    n = case.players = spec["players"]
+    sizes = spec[size]
+    case.options = {name: rng.choice(values) for name, values in spec["options"].items()}
+    case.trump = rng.choice(SUITS) if spec["trump"] else spec.get("fixed_trump")
+    rules = make_rules(case.game, n, case.trump, case.options)
+    pack = sorted(rules.pack)
+    per_seat = rng.randint(*sizes["cards"])
+    if spec["layout"] == "piles":
+        while (per_seat + 1) // 2 > sizes["piles"]:
+            per_seat -= 1
+    stock = rng.choice(sizes.get("stock", (0,))) if spec["layout"] == "stock" else 0
+    cards = _sample(rng, pack, per_seat * n + stock)
+    seats = {seat: list(cards[(seat - 1) * per_seat: seat * per_seat]) for seat in range(1, n + 1)}
+    if spec["layout"] == "piles":
+        case.piles = {seat: _piles_of(rng, mine, sizes["piles"]) for seat, mine in seats.items()}
+    else:
+        case.hands = {seat: tuple(mine) for seat, mine in seats.items()}
+    case.stock = tuple(cards[per_seat * n:])
+    case.leader = rng.randint(1, n)
+    whole = sum(rules.trick_points([c]) for c in pack) if rules.per_trick == 0 else len(pack) // n
+    used = sum(rules.value(c) for c in cards) if rules.per_trick == 0 else per_seat
+    case.taken = _split(rng, whole - used)
+    case.play = _random_play(case, rng)
+
+    notation = "german" if rng.random() < 0.5 else "french"
+    lines = [f"# random position: mode {mode}, seed {seed}", f"game = {q(case.game)}",
+             f"cards = {q(notation)}"]
+    if case.trump is not None:
+        lines.append(f"trump = {q(rng.choice(SUIT_WORDS[case.trump]))}")
+    if case.stock or (spec["layout"] == "stock" and rng.random() < 0.3):
+        lines.append(f"stock = {q(cards_text(case.stock, notation, rng))}")
+    _common(case, lines, notation, rng)
+    if spec["layout"] == "piles":
+        lines += ["", "[piles]"]
+        for seat in range(1, n + 1):
+            text = " ".join(card_text(up, notation, rng) if down is None
+                            else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
+                            for up, down in case.piles[seat])
+            lines.append(f"{seat} = {q(text)}")
+    else:
+        lines += ["", "[hands]"]
+        for seat in range(1, n + 1):
+            lines.append(f"{seat} = {q(cards_text(case.hands[seat], notation, rng))}")
+    _rules_table(lines, sorted(case.options.items()))
+    case.toml = "\n".join(lines) + "\n"
+    return case
+
+
 if __name__ == "__main__":                          # print a few files to look at
     import sys
     mode = sys.argv[1] if len(sys.argv) > 1 else "scharwenzel-4"

@@ -14,7 +14,9 @@ Elfern stock and the sides are all written out again here.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 from solver.cards import Card
@@ -203,6 +205,122 @@ def elfern_rules(must_head: bool = False) -> Rules:
     return Rules("elfern", 2, pack, (), plain, {"must_head": must_head})
 
 
+# --------------------------------------------------------------------------------------------
+# Games from TOML rule files (README "How to add a game"), read here again with tomllib: the
+# pack, the trumps (top trumps, then the trump suit), the plain order, the values, the follow
+# rules, the last-trick bonus; the layout (hands, piles, stock) is the deal's.
+# --------------------------------------------------------------------------------------------
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "solver" / "games" / "rules"
+RANK = {"A": A, "D": A, "K": K, "Q": Q, "O": Q, "J": J, "U": J, "10": R10, "T": R10,
+        "9": R9, "8": R8, "7": R7, "6": R6}
+SUIT_LETTER = {"C": C, "S": S, "H": H, "D": D}
+
+
+def _merged(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) \
+            else value
+    return out
+
+
+def read_rule_file(path) -> dict:
+    """The rule file's table, its ``extends`` chain merged under it."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        data = tomllib.load(handle)
+    ref = data.pop("extends", None)
+    if ref is None:
+        return data
+    base = Path(ref) if (ref.endswith(".toml") or "/" in ref) else RULES_DIR / f"{ref}.toml"
+    if not base.is_absolute() and base.parent != RULES_DIR:
+        base = path.parent / base
+    return _merged(read_rule_file(base), data)
+
+
+@dataclass(frozen=True)
+class FileRules(Rules):
+    """A rule-file game: card values by rank (or one per trick), the follow rules as written."""
+
+    value_of: dict = field(default_factory=dict, hash=False, compare=False)
+    per_trick: int = 0
+    follow_suit: bool = True
+    must_trump: bool = False
+    must_beat: bool = False
+    stock_free: bool = True
+    last_trick: int = 0
+
+    def value(self, card: Card) -> int:
+        return self.value_of.get(card.rank, 0)
+
+    def trick_points(self, cards: Iterable[Card]) -> int:
+        return self.per_trick + sum(self.value(c) for c in cards)
+
+    def legal(self, playable: list, trick: tuple, stock_left: bool) -> list:
+        if not trick:
+            return list(playable)
+        free = not self.follow_suit or (stock_left and self.stock_free)
+        if free:
+            return list(playable)
+        led = self.suit_of(trick[0])
+        allowed = [c for c in playable if self.suit_of(c) == led]
+        if not allowed:
+            trumps = [c for c in playable if self.is_trump(c)]
+            allowed = trumps if (self.must_trump and trumps) else list(playable)
+        if self.must_beat and not stock_left:
+            beaters = [c for c in allowed if self.winner(trick + (c,)) == len(trick)]
+            if beaters:
+                return beaters
+        return allowed
+
+
+def file_rules(path, players: int, trump: int | None, options: dict) -> FileRules:
+    data = read_rule_file(path)
+    for name, spec in data.get("options", {}).items():
+        value = options.get(name, spec["default"])
+        for choice, over in spec.get("set", {}).items():
+            if str(choice).lower() == str(value).lower():
+                data = _merged(data, over)
+    play_ = data.get("play", {})
+    ranks = [RANK[w.upper()] for w in data["pack"]["ranks"].split()]
+    words = data["pack"].get("suits", "clubs spades hearts diamonds").split()
+    suit_of_word = {"clubs": C, "spades": S, "hearts": H, "diamonds": D, "eichel": C, "gruen": S,
+                    "rot": H, "schellen": D}
+    pack = frozenset(Card(suit_of_word[w.lower()], r) for w in words for r in ranks)
+    kind = play_.get("trump", "none")
+    if kind == "fixed":
+        word = play_["trump_suit"].lower()
+        trump = {"clubs": C, "spades": S, "hearts": H, "diamonds": D, "eichel": C, "gruen": S,
+                 "rot": H, "schellen": D}[word]
+    elif kind == "none":
+        trump = None
+    plain_ranks = [RANK[w.upper()] for w in play_["plain_order"].split()]
+    trumps: list = []
+    if trump is not None:
+        for word in play_.get("top_trumps", "").split():
+            w = word.upper()
+            card = Card(trump, RANK[w[1:]]) if w[0] == "T" else Card(SUIT_LETTER[w[0]], RANK[w[1:]])
+            if card in pack and card not in trumps:
+                trumps.append(card)
+        trump_ranks = [RANK[w.upper()] for w in play_.get("trump_order", play_["plain_order"]).split()]
+        trumps += [Card(trump, r) for r in trump_ranks if Card(trump, r) in pack and Card(trump, r) not in trumps]
+    plain = {s: tuple(Card(s, r) for r in plain_ranks if Card(s, r) in pack and Card(s, r) not in trumps)
+             for s in SUITS}
+    if trump is not None:
+        plain[trump] = ()
+    _check_order(pack, trumps, plain)
+    unit = play_.get("unit", "points")
+    values = {RANK[str(w).upper()]: v for w, v in data.get("values", {}).items()}
+    return FileRules(data["name"], players, pack, tuple(trumps), plain, dict(options),
+                     value_of={} if unit == "tricks" else values, per_trick=1 if unit == "tricks" else 0,
+                     follow_suit=play_.get("follow", "suit") == "suit",
+                     must_trump=bool(play_.get("must_trump", False)),
+                     must_beat=bool(play_.get("must_beat", False)),
+                     stock_free=play_.get("stock_follow", "free") == "free",
+                     last_trick=int(play_.get("last_trick", 0)))
+
+
 def make_rules(game: str, players: int, trump: int | None, options: dict) -> Rules:
     if game == "scharwenzel":
         return scharwenzel_rules(players, trump, options.get("plain_order", "AKQ10"),
@@ -213,7 +331,8 @@ def make_rules(game: str, players: int, trump: int | None, options: dict) -> Rul
                                 bool(options.get("must_beat", False)))
     if game == "elfern":
         return elfern_rules(bool(options.get("must_head", False)))
-    raise ValueError(game)
+    path = Path(game) if game.endswith(".toml") else RULES_DIR / f"{game}.toml"
+    return file_rules(path, players, trump, options)
 
 
 # --------------------------------------------------------------------------------------------
@@ -285,6 +404,9 @@ def play(rules: Rules, state: State, card: Card) -> tuple[State, tuple[int, int]
     winner = (state.leader + rules.winner(trick)) % n
     points = [0, 0]
     points[rules.side(winner)] += rules.trick_points(trick)
+    if isinstance(rules, FileRules) and rules.last_trick and not state.stock and \
+            not any(holdings) and all(not rest for _, rest in pending):
+        points[rules.side(winner)] += rules.last_trick
     # face-down cards under the piles played from are turned up now
     for owner, rest in pending:
         holdings[owner] = holdings[owner] | {rest}
@@ -356,7 +478,8 @@ def rules_from_deal(deal) -> Rules:
         return schafkopf2_rules("card17", deal.trump_suit, opts["must_beat"])
     if deal.game == "elfern":
         return elfern_rules(opts["must_head"])
-    raise ValueError(deal.game)
+    # a game from a rule file: only the file's path is taken from the deal
+    return file_rules(deal.game_spec.rule_file, deal.players, deal.trump_suit, opts)
 
 
 def replay(rules: Rules, state: State, tricks, base=(0, 0)) -> tuple[State, tuple[int, int]]:

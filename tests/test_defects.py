@@ -7,6 +7,8 @@ they show; Ctrl-C exits 130 in every command.
 
 from __future__ import annotations
 
+import re
+
 import os
 import signal
 import subprocess
@@ -128,6 +130,8 @@ def test_rule_trump_mode_card17_on_a_file_with_trump(tmp_path):
 OPTION_FILES = {"scharwenzel": SCHARWENZEL_END.format(extra='trump = "hearts"\ndeclarer = 2'),
                 "schafkopf2": (EXAMPLES / "schafkopf2-ending.toml").read_text(encoding="utf-8"),
                 "elfern": (EXAMPLES / "elfern-ending.toml").read_text(encoding="utf-8")}
+OPTION_FILES.update({game: (EXAMPLES / f"{game}-deal.toml").read_text(encoding="utf-8")
+                     for game in ("officers_skat", "einwerfen", "bohemian_schneider")})
 OPTION_CASES = [(game, option.name, value) for game, spec in GAMES.items() for option in spec.options
                 for value in (option.choices or (False, True))]
 
@@ -331,6 +335,13 @@ def test_the_docs_are_the_projects_own_and_cited():
 def test_rules_doc_has_every_section_stich_rules_cites():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for spec in GAMES.values():
+        if spec.rule_file is not None:
+            # a rule file cites its own sources: each option's [short names] are among them
+            for option in spec.options:
+                cited = re.findall(r"\[[\w-]+\]", option.source)
+                assert cited, option.source
+                assert all(any(s.startswith(c) for s in spec.sources) for c in cited), option.source
+            continue
         for option in spec.options:
             section = option.source.split("§")[1].split()[0]
             assert f"## {section}." in text, option.source

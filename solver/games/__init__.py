@@ -1,8 +1,21 @@
 """The games stich knows, by the name used in deal files."""
 
+import os
+
 from . import elfern, schafkopf2, scharwenzel
 from .base import FREE, FollowRule, Game, Option, OptionError, RuleSet, View
 
-GAMES = {game.name: game for game in (scharwenzel.GAME, schafkopf2.GAME, elfern.GAME)}
+from .rulefile import RuleFileError, builtin_rule_files, find_game, register
 
-__all__ = ["GAMES", "FREE", "FollowRule", "Game", "Option", "OptionError", "RuleSet", "View"]
+GAMES = {game.name: game for game in (scharwenzel.GAME, schafkopf2.GAME, elfern.GAME)}
+RULES_FILES_ENV = "STICH_RULES_FILES"      # rule files given with --rules-file (for worker processes)
+
+for _path in builtin_rule_files():          # the games written as rule files
+    register(GAMES, _path)
+for _path in filter(None, os.environ.get(RULES_FILES_ENV, "").split(os.pathsep)):
+    try:
+        register(GAMES, _path)
+    except RuleFileError:                   # the parent process has reported it already
+        pass
+
+__all__ = ["GAMES", "RULES_FILES_ENV", "RuleFileError", "find_game", "register", "FREE", "FollowRule", "Game", "Option", "OptionError", "RuleSet", "View"]

@@ -236,6 +236,11 @@ class Game:
     goals: dict[str, GoalWord] = field(default_factory=lambda: {"win": WIN})
     variations: Callable[[Any], list | None] | None = field(default=None, compare=False)
     report_sections: Callable[[Any], list[tuple[str, str]]] | None = field(default=None, compare=False)
+    # --- games from rule files (``solver.games.rulefile``) ---
+    first_leader: int = 1           # the seat leading when the deal file names no leader
+    sources: tuple[str, ...] = ()   # where the rules come from
+    rule_file: str | None = None    # the rule file's path (None: a built-in Python definition)
+    suits: tuple[int, ...] = SUITS  # the suits of the pack (a rule file may leave some out)
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -291,7 +296,7 @@ class Game:
         """The fields of a whole random deal (``trump`` None: drawn where the deal must name one).
         ``pack(trump)``: the pack (the dealer caches it); default ``self.pack``."""
         if trump is None and self.trump_rule == NAMED:
-            trump = rng.choice(SUITS)
+            trump = rng.choice(self.suits)
         deck = list(pack(trump) if pack is not None else self.pack(options, players, trump))
         rng.shuffle(deck)
         return {"trump": trump if self.has_trumps else None, **self.layout.deal(deck, players)}
@@ -307,7 +312,7 @@ class Game:
             return None
         leaders = range(1, deal.players + 1) if self.declarer else (deal.leader,)
         extra = {"all_passed": False} if self.all_pass_trump is not None else {}
-        return [(suit, leader, extra) for suit in SUITS for leader in leaders]
+        return [(suit, leader, extra) for suit in self.suits for leader in leaders]
 
     def extra_sections(self, deal) -> list[tuple[str, str]]:
         """(title, text) sections the game adds to the report of a deal."""

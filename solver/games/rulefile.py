@@ -1,0 +1,620 @@
+"""TOML rule files: a game or a variant written as data, compiled into the same ``Game`` the
+built-in games are.
+
+A rule file names the building blocks (README "How to add a game"): the pack, card values,
+the unit, permanent top trumps and the trump suit's order, the plain order, the follow rules,
+the layout, the first leader, a last-trick bonus, the outcome thresholds, and options whose
+choices override any of these blocks.  ``extends`` starts from another rule file.  Every
+problem is a ``RuleFileError`` naming the file and the key, which the CLI shows as one line
+with exit status 2.  ``find_game`` resolves a deal file's ``game`` (a name or a path).
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, NOTATIONS, QUEEN, SEVEN, SIX,
+                     SUITS, TEN, Card, CardError, parse_card, parse_suit, suit_name)
+from .base import (EVERY_TRICK, FREE, NAMED, NO_TRUMP, OPTIONAL, FollowRule, Game, GoalWord,
+                   Option, OptionError, RuleSet, View)
+from .layouts import Hands, Piles, Stock
+from .thresholds import Level, Thresholds
+
+RULES_DIR = Path(__file__).with_name("rules")
+
+RANK_WORDS = {"A": ACE, "D": ACE, "K": KING, "Q": QUEEN, "O": QUEEN, "J": JACK, "U": JACK,
+              "10": TEN, "T": TEN, "9": NINE, "8": EIGHT, "7": SEVEN, "6": SIX}
+
+# every key a rule file may have: table -> its keys (None: any key, checked by its reader)
+SCHEMA: dict[str, Any] = {
+    "name": None, "title": None, "sources": None, "extends": None, "notation": None,
+    "players": None,
+    "pack": {"ranks": None, "suits": None},
+    "values": None,
+    "play": {"unit": None, "trump": None, "trump_suit": None, "top_trumps": None,
+             "trump_order": None, "plain_order": None, "follow": None, "must_trump": None,
+             "must_beat": None, "stock_follow": None, "beat": None, "first_leader": None,
+             "last_trick": None},
+    "layout": {"kind": None, "piles": None, "hand": None},
+    "outcome": {"win": None, "score": None, "tie": None, "simple": None, "levels": None},
+    "options": None,
+    "view": {"other_hands": None, "face_down": None, "stock": None, "why": None},
+}
+LEVEL_KEYS = ("name", "score", "loser_at_most", "winner_at_least", "loser_no_trick")
+OPTION_KEYS = ("default", "choices", "help", "source", "set")
+
+
+class RuleFileError(OptionError):
+    """A bad rule file: ``source: key: message`` on one line."""
+
+    def __init__(self, message: str, key: str | None = None, source: str | None = None):
+        super().__init__(message)
+        self.message, self.key, self.source = message, key, source
+
+    def __str__(self) -> str:
+        return ": ".join(p for p in (self.source, self.key, self.message) if p)
+
+
+# --- reading and merging ------------------------------------------------------------------------
+
+def _merge(base: dict, over: dict) -> dict:
+    """``over`` on ``base``, table by table (a list or a value replaces)."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise RuleFileError("no such rule file", None, str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleFileError(f"cannot read: {exc}", None, str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleFileError(f"TOML syntax error: {exc}", None, str(path)) from None
+
+
+def _locate(ref: str, base_dir: Path | None) -> Path | None:
+    """A rule file by path (relative to ``base_dir``) or by name in the built-in rules."""
+    if ref.endswith(".toml") or "/" in ref or "\\" in ref:
+        path = Path(ref)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        return path
+    builtin = RULES_DIR / f"{ref.strip().lower()}.toml"
+    return builtin if builtin.exists() else None
+
+
+def read_data(path: Path, seen: tuple = ()) -> dict:
+    """The rule file's table with its ``extends`` chain merged in (the file's own keys win)."""
+    path = path.resolve()
+    if path in seen:
+        raise RuleFileError("extends itself (a cycle of extends)", "extends", str(path))
+    data = _read_toml(path)
+    _check_keys(data, SCHEMA, "", str(path))
+    if "extends" in data:
+        ref = data["extends"]
+        if not isinstance(ref, str):
+            raise RuleFileError("must be a rule file name or path", "extends", str(path))
+        base_path = _locate(ref, path.parent)
+        if base_path is None:
+            raise RuleFileError(f"no rule file {ref!r} (a path, or a name in {RULES_DIR})",
+                                "extends", str(path))
+        base = read_data(base_path, seen + (path,))
+        own_sources = data.get("sources", [])
+        data = _merge({k: v for k, v in base.items() if k not in ("name", "title")}, data)
+        if isinstance(own_sources, list):
+            data["sources"] = list(own_sources) + [s for s in base.get("sources", [])
+                                                   if s not in own_sources]
+        data.pop("extends", None)
+    return data
+
+
+def _check_keys(data: dict, schema: dict, prefix: str, source: str) -> None:
+    for key, value in data.items():
+        if key not in schema:
+            known = ", ".join(schema)
+            raise RuleFileError(f"unknown key (known: {known})", prefix + key, source)
+        sub = schema[key]
+        if isinstance(sub, dict):
+            if not isinstance(value, dict):
+                raise RuleFileError(f"must be a table ([{prefix + key}])", prefix + key, source)
+            _check_keys(value, sub, prefix + key + ".", source)
+
+
+# --- compiling one set of rules -------------------------------------------------------------------
+
+class _Compiler:
+    """Reads the merged table of one rule file under one set of option values."""
+
+    def __init__(self, data: dict, source: str):
+        self.data, self.source = data, source
+
+    def fail(self, key: str, message: str) -> RuleFileError:
+        return RuleFileError(message, key, self.source)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        table: Any = self.data
+        for part in key.split("."):
+            if not isinstance(table, dict) or part not in table:
+                return default
+            table = table[part]
+        return table
+
+    def typed(self, key: str, kind, default: Any = None) -> Any:
+        value = self.get(key, default)
+        if value is None:
+            return None
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.fail(key, f"must be a whole number, not {value!r}")
+        if kind is not int and not isinstance(value, kind):
+            raise self.fail(key, f"must be a {kind.__name__}, not {value!r}")
+        return value
+
+    def ranks(self, key: str, default: Any = None) -> list[int]:
+        text = self.typed(key, str, default)
+        if text is None:
+            raise self.fail(key, "missing: the ranks, high to low, e.g. \"A 10 K Q J 9 8 7\"")
+        out = []
+        for word in text.split():
+            rank = RANK_WORDS.get(word.upper())
+            if rank is None:
+                raise self.fail(key, f"unknown rank {word!r} (ranks: A K Q J 10 9 8 7 6; O U D T too)")
+            if rank in out:
+                raise self.fail(key, f"rank {word!r} is given twice")
+            out.append(rank)
+        return out
+
+    def card(self, key: str, word: str, trump: int | None) -> Card | None:
+        """A card in French letters, or a template ``T7`` (the 7 of the trump suit)."""
+        if word[:1].upper() == "T" and len(word) > 1:
+            rank = RANK_WORDS.get(word[1:].upper())
+            if rank is None:
+                raise self.fail(key, f"bad template {word!r}: T and a rank, e.g. T7")
+            return None if trump is None else Card(trump, rank)
+        try:
+            return parse_card(word, FRENCH)
+        except CardError as exc:
+            raise self.fail(key, f"{exc} (write cards in French letters: CJ SJ HJ DJ, or T7)") from None
+
+    # --- the blocks ---------------------------------------------------------------------------
+
+    def players(self) -> tuple[int, ...]:
+        value = self.get("players", 2)
+        counts = value if isinstance(value, list) else [value]
+        if not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 2 or n % 2
+                             for n in counts):
+            raise self.fail("players", "must be an even number of seats (2, 4, ...) or a list "
+                                       "of them: the sides alternate (seats 1, 3, ... against 2, 4, ...)")
+        return tuple(counts)
+
+    def suits(self) -> tuple[int, ...]:
+        words = self.typed("pack.suits", str, "clubs spades hearts diamonds").split()
+        try:
+            suits = tuple(sorted({parse_suit(w) for w in words}))
+        except CardError as exc:
+            raise self.fail("pack.suits", str(exc)) from None
+        if not suits or len(suits) != len(words):
+            raise self.fail("pack.suits", "must name each suit once, e.g. \"clubs spades hearts\"")
+        return suits
+
+    def deck(self) -> tuple[Card, ...]:
+        ranks = self.ranks("pack.ranks")
+        return tuple(Card(s, r) for s in self.suits() for r in ranks)
+
+    def unit(self) -> str:
+        unit = self.typed("play.unit", str, "points")
+        if unit not in ("tricks", "points", "honours"):
+            raise self.fail("play.unit", f"must be tricks, points or honours, not {unit!r}")
+        return unit
+
+    def values(self, deck, unit: str) -> dict[Card, int]:
+        table = self.get("values", {})
+        if not isinstance(table, dict):
+            raise self.fail("values", "must be a table of rank = points")
+        by_rank = {}
+        for word, points in table.items():
+            rank = RANK_WORDS.get(str(word).upper())
+            if rank is None:
+                raise self.fail(f"values.{word}", "not a rank (A K Q J 10 9 8 7 6)")
+            if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+                raise self.fail(f"values.{word}", f"must be a whole number of 0 or more, not {points!r}")
+            by_rank[rank] = points
+        if unit == "tricks" and any(by_rank.values()):
+            raise self.fail("values", "a game that counts tricks has no card values")
+        return {c: by_rank.get(c.rank, 0) for c in deck}
+
+    def trump_rule(self) -> str:
+        rule = self.typed("play.trump", str, "none")
+        if rule not in ("named", "fixed", "none"):
+            raise self.fail("play.trump", f"must be named (the deal names it), fixed (play.trump_suit) "
+                                          f"or none, not {rule!r}")
+        if rule == "fixed":
+            self.fixed_suit()
+        return rule
+
+    def fixed_suit(self) -> int:
+        word = self.typed("play.trump_suit", str)
+        if word is None:
+            raise self.fail("play.trump_suit", "missing: play.trump = \"fixed\" needs the suit")
+        try:
+            suit = parse_suit(word)
+        except CardError as exc:
+            raise self.fail("play.trump_suit", str(exc)) from None
+        if suit not in self.suits():
+            raise self.fail("play.trump_suit", f"the pack has no {word}")
+        return suit
+
+    def trumps(self, trump: int | None, deck) -> tuple[Card, ...]:
+        top = self.typed("play.top_trumps", str, "")
+        if trump is None:
+            if top.strip():
+                raise self.fail("play.top_trumps", "permanent trumps need a trump suit (play.trump "
+                                                   "named or fixed): the core has four effective suits")
+            return ()
+        order: list[Card] = []
+        for word in top.split():
+            card = self.card("play.top_trumps", word, trump)
+            if card is None or card in order:
+                continue                    # a template's card twice (T7 = ♣7 with ♣7 listed)
+            if card not in deck:
+                if word[:1].upper() == "T":
+                    continue
+                raise self.fail("play.top_trumps", f"{word} is not in the pack")
+            order.append(card)
+        ranks = self.ranks("play.trump_order", self.get("play.plain_order"))
+        order += [Card(trump, r) for r in ranks if Card(trump, r) in deck and Card(trump, r) not in order]
+        return tuple(order)
+
+    def plain(self, trump: int | None, trumps, deck) -> dict[int, tuple[Card, ...]]:
+        ranks = self.ranks("play.plain_order")
+        plain = {}
+        for suit in SUITS:
+            if suit != trump:
+                plain[suit] = tuple(Card(suit, r) for r in ranks
+                                    if Card(suit, r) in deck and Card(suit, r) not in trumps)
+        ranked = set(trumps) | {c for cards in plain.values() for c in cards}
+        missing = [c for c in deck if c not in ranked]
+        if missing:
+            key = "play.plain_order" if any(c.suit != trump for c in missing) else "play.trump_order"
+            raise self.fail(key, f"leaves {' '.join(map(str, missing))} without a rank")
+        return plain
+
+    def follow(self, key: str, default: str) -> FollowRule:
+        kind = self.typed(key, str, default)
+        if kind == "free":
+            return FREE
+        if kind != "suit":
+            raise self.fail(key, f"must be suit (follow suit if able) or free, not {kind!r}")
+        if key == "play.stock_follow":
+            return FollowRule(follow_suit=True)
+        return FollowRule(follow_suit=True, must_trump=bool(self.typed("play.must_trump", bool, False)),
+                          must_beat=bool(self.typed("play.must_beat", bool, False)))
+
+    def check_beat(self) -> None:
+        beat = self.typed("play.beat", str, "higher")
+        if beat == "next_higher":
+            raise self.fail("play.beat", "next_higher (the reply wins only with the next higher card "
+                                         "of the suit led) is not supported: the search core and "
+                                         "its bounds assume a higher card of a suit always beats "
+                                         "a lower one; use higher")
+        if beat != "higher":
+            raise self.fail("play.beat", f"must be higher, not {beat!r}")
+
+    def layout(self):
+        kind = self.typed("layout.kind", str, "hands")
+        if kind == "hands":
+            return Hands()
+        if kind == "piles":
+            n = self.typed("layout.piles", int, 8)
+            if not 1 <= n <= 16:
+                raise self.fail("layout.piles", f"must be 1..16, not {n}")
+            return Piles(count=n)
+        if kind == "stock":
+            n = self.typed("layout.hand", int, 6)
+            if not 1 <= n <= 16:
+                raise self.fail("layout.hand", f"must be 1..16, not {n}")
+            return Stock(hand=n)
+        raise self.fail("layout.kind", f"must be hands, piles or stock, not {kind!r}")
+
+    def thresholds(self, total: int) -> Thresholds:
+        win = self.get("outcome.win")
+        if win is None:
+            win = total // 2 + 1
+        wins = win if isinstance(win, list) else [win, win]
+        if len(wins) != 2 or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in wins):
+            raise self.fail("outcome.win", "must be a number, or [side 1's, side 2's], at least 1")
+        levels = []
+        for i, table in enumerate(self.get("outcome.levels", []) or []):
+            key = f"outcome.levels[{i + 1}]"
+            if not isinstance(table, dict):
+                raise self.fail(key, "must be a table with name, score and a condition")
+            for k in table:
+                if k not in LEVEL_KEYS:
+                    raise self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(LEVEL_KEYS)})")
+            if not isinstance(table.get("name"), str):
+                raise self.fail(f"{key}.name", "missing: the level's name")
+            score = table.get("score", 1)
+            conds = [k for k in ("loser_at_most", "winner_at_least", "loser_no_trick") if k in table]
+            if not conds:
+                raise self.fail(key, "needs loser_at_most, winner_at_least or loser_no_trick = true")
+            for k in ("loser_at_most", "winner_at_least", "score"):
+                v = table.get(k, 0)
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise self.fail(f"{key}.{k}", f"must be a whole number, not {v!r}")
+            if "loser_no_trick" in table and (table["loser_no_trick"] is not True or len(conds) > 1):
+                raise self.fail(f"{key}.loser_no_trick", "must be true, and the level's only condition")
+            levels.append(Level(table["name"], score, table.get("loser_at_most"),
+                                table.get("winner_at_least"), bool(table.get("loser_no_trick"))))
+        score = self.typed("outcome.score", int, 1)
+        tie = self.typed("outcome.tie", str, "neither side reached its winning total")
+        simple = self.typed("outcome.simple", str, "simple")
+        return Thresholds((wins[0], wins[1]), score, tuple(levels), tie, simple)
+
+    def first_leader(self, players: int) -> int:
+        seat = self.typed("play.first_leader", int, 1)
+        if not 1 <= seat <= players:
+            raise self.fail("play.first_leader", f"must be a seat 1..{players}")
+        return seat
+
+
+# --- the Game ---------------------------------------------------------------------------------------
+
+def _options(data: dict, source: str) -> tuple[Option, ...]:
+    table = data.get("options", {})
+    if not isinstance(table, dict):
+        raise RuleFileError("must be a table of [options.NAME] tables", "options", source)
+    out = []
+    for name, spec in table.items():
+        key = f"options.{name}"
+        if not isinstance(spec, dict):
+            raise RuleFileError("must be a table with default, help, source (and choices)", key, source)
+        for k in spec:
+            if k not in OPTION_KEYS:
+                raise RuleFileError(f"unknown key (known: {', '.join(OPTION_KEYS)})", f"{key}.{k}", source)
+        if "default" not in spec:
+            raise RuleFileError("missing: the default value", f"{key}.default", source)
+        default = spec["default"]
+        choices = tuple(spec.get("choices", ()))
+        if not isinstance(default, bool):
+            if default not in choices:
+                raise RuleFileError(f"the default {default!r} is not one of the choices", f"{key}.choices", source)
+        sets = spec.get("set", {})
+        if not isinstance(sets, dict):
+            raise RuleFileError("must be a table: choice = { rule keys }", f"{key}.set", source)
+        allowed = {str(c).lower() for c in choices} if choices else {"true", "false"}
+        for choice, over in sets.items():
+            if str(choice).lower() not in allowed:
+                raise RuleFileError(f"{choice!r} is not a value of the option", f"{key}.set.{choice}", source)
+            if not isinstance(over, dict):
+                raise RuleFileError("must be a table of rule keys", f"{key}.set.{choice}", source)
+            _check_keys(over, SCHEMA, f"{key}.set.{choice}.", source)
+            for fixed in ("layout", "players", "name", "options", "extends"):
+                if fixed in over:
+                    raise RuleFileError(f"an option cannot change {fixed}", f"{key}.set.{choice}.{fixed}", source)
+        if not isinstance(spec.get("help", ""), str) or not isinstance(spec.get("source", ""), str):
+            raise RuleFileError("help and source must be text", key, source)
+        out.append(Option(name, default, spec.get("help", ""), spec.get("source", ""), choices))
+    return tuple(out)
+
+
+def _with_options(data: dict, options: dict[str, Any]) -> dict:
+    """The rule data with each option's overrides for its value merged in."""
+    out = data
+    for name, spec in (data.get("options") or {}).items():
+        value = options.get(name, spec.get("default"))
+        for choice, over in (spec.get("set") or {}).items():
+            if str(choice).lower() == str(value).lower():
+                out = _merge(out, over)
+    return out
+
+
+def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
+    """The ``Game`` of a merged rule-file table; every block is checked now, under the option
+    defaults (and each option value's overrides when a deal uses it)."""
+    c = _Compiler(data, source)
+    name = c.typed("name", str)
+    if not name or not name.replace("_", "").replace("-", "").isalnum() or name != name.lower():
+        raise c.fail("name", "missing or not a lower-case word (letters, digits, _ and -)")
+    title = c.typed("title", str, name)
+    sources = c.get("sources")
+    if not isinstance(sources, list) or not sources or not all(isinstance(s, str) for s in sources):
+        raise c.fail("sources", "missing: a list of the sources of these rules (a rule file cites them)")
+    notation = c.typed("notation", str, FRENCH)
+    if notation not in NOTATIONS:
+        raise c.fail("notation", f"must be {FRENCH} or {GERMAN}")
+    seat_counts = c.players()
+    layout = c.layout()
+    options = _options(data, source)
+    trump_rule = c.trump_rule()
+    defaults = {o.name: o.default for o in options}
+
+    def compiler(opts: dict) -> _Compiler:
+        return _Compiler(_with_options(data, opts), source)
+
+    def build(trump: int | None, opts: dict, players: int = seat_counts[0]) -> RuleSet:
+        k = compiler(opts)
+        k.check_beat()
+        rule = k.trump_rule()
+        if rule == "fixed":
+            trump = k.fixed_suit()
+        elif rule == "none":
+            trump = None
+        elif trump not in k.suits():
+            trump = k.suits()[-1]           # a pack without the suit asked (never a deal's: check)
+        deck = k.deck()
+        unit = k.unit()
+        trumps = k.trumps(trump, deck)
+        plain = k.plain(trump, trumps, deck)
+        stock_follow = k.follow("play.stock_follow", "free") if layout.draws else FREE
+        last = k.typed("play.last_trick", int, 0)
+        return RuleSet(game=name, unit=unit, seats=players, layout=layout, deck=deck, trump=trump,
+                       trumps=trumps, plain=plain, values=k.values(deck, unit),
+                       follow=k.follow("play.follow", "suit"), stock_follow=stock_follow,
+                       trick_bonus=1 if unit == "tricks" else 0, last_trick_bonus=last,
+                       options=dict(opts))
+
+    # check everything now, under the defaults and under each option value
+    probe = c.suits()[0] if trump_rule != "none" else None
+    build(probe, defaults)
+    for option in options:
+        values = option.choices or (False, True)
+        for value in values:
+            try:
+                rules = build(probe, {**defaults, option.name: value})
+            except RuleFileError as exc:
+                if exc.key == "play.beat" and value != option.default:
+                    continue                # an unsupported reading, refused when a deal asks
+                raise RuleFileError(f"{exc.message} (with {option.name} = {value})", exc.key, source) from None
+            compiler({**defaults, option.name: value}).thresholds(_total(rules))
+    rules = build(probe, defaults)
+    c.thresholds(_total(rules))
+    c.first_leader(seat_counts[0])
+
+    def thresholds(deal_or_position_options: dict, rules: RuleSet) -> Thresholds:
+        return compiler(deal_or_position_options).thresholds(_total(rules))
+
+    def outcome(final, deal):
+        return thresholds(deal.options, final.rules).outcome(final, deal)
+
+    def ladder(position, deal):
+        return thresholds(deal.options, position.rules).ladder(position, deal)
+
+    def check(deal):
+        try:
+            k = compiler(deal.options)
+            k.check_beat()
+            if trump_rule == "fixed" and deal.trump is not None and deal.trump != k.fixed_suit():
+                return ("trump", f"{title} always has {k.get('play.trump_suit')} trump")
+            if deal.trump is not None and deal.trump not in k.suits():
+                return ("trump", f"the {title} pack has no {suit_name(deal.trump)}")
+        except RuleFileError as exc:
+            return ("rules", str(exc))
+        return None
+
+    goals = {"win": GoalWord("level")}
+    names = [level.name for level in c.thresholds(_total(rules)).levels]
+    for i, level in enumerate(names):          # a level, or any higher one
+        goals[level] = GoalWord("level", levels=tuple(names[i:]))
+    goals.setdefault("every_trick", EVERY_TRICK)
+    view = View(other_hands=bool(c.get("view.other_hands", False)),
+                face_down=bool(c.get("view.face_down", False)), stock=bool(c.get("view.stock", False)),
+                why=str(c.get("view.why", f"{title}: each seat sees its own cards and every face-up "
+                                              f"card, as the rule file says")))
+    fixed = c.fixed_suit() if trump_rule == "fixed" else None
+    return Game(name=name, title=title, default_notation=notation, layout=layout, options=options,
+                build=build, seat_counts=seat_counts, outcome=outcome, ladder=ladder, view=view,
+                trump_rule={"named": NAMED, "fixed": OPTIONAL, "none": NO_TRUMP}[trump_rule],
+                trump_of=(lambda deal: fixed) if fixed is not None else None,
+                check=check, goals=goals, first_leader=c.first_leader(seat_counts[0]),
+                sources=tuple(sources), rule_file=rule_file, suits=c.suits())
+
+
+def _total(rules: RuleSet) -> int:
+    """The whole pack's worth: card values, or one per trick, plus the last-trick bonus."""
+    if rules.unit == "tricks":
+        return len(rules.deck) // rules.seats
+    return sum(rules.values.values()) + rules.last_trick_bonus
+
+
+def load_rule_file(path: str | Path) -> Game:
+    """The game of a rule file (with its ``extends`` chain)."""
+    path = Path(path).resolve()
+    return compile_game(read_data(path), str(path), str(path))
+
+
+# --- finding games --------------------------------------------------------------------------------
+
+_LOADED: dict[Path, str] = {}
+
+
+def register(games: dict[str, Game], path: str | Path) -> Game:
+    """Load a rule file once and add its game to ``games`` (a name may not change meaning)."""
+    path = Path(path).resolve()
+    if path in _LOADED:
+        return games[_LOADED[path]]
+    game = load_rule_file(path)
+    old = games.get(game.name)
+    if old is not None and old.rule_file != str(path):
+        where = old.rule_file or "a built-in game"
+        raise RuleFileError(f"the game name {game.name!r} is already taken by {where}", "name", str(path))
+    games[game.name] = game
+    _LOADED[path] = game.name
+    return game
+
+
+def forget(games: dict[str, Game], name: str) -> None:
+    """Remove a rule file's game again (a test's toy game)."""
+    games.pop(name, None)
+    for path in [p for p, n in _LOADED.items() if n == name]:
+        del _LOADED[path]
+
+
+def find_game(games: dict[str, Game], ref: str, base_dir: Path | None = None) -> Game | None:
+    """A deal file's ``game``: a known name, a built-in rule file's name, or a rule file path
+    (relative to ``base_dir``, the deal file's folder).  None: no such game."""
+    key = ref.strip().lower()
+    if key in games:
+        return games[key]
+    path = _locate(ref.strip(), base_dir)
+    if path is None:
+        return None
+    if not path.exists():
+        raise RuleFileError("no such rule file", None, str(path))
+    return register(games, path)
+
+
+def summary(game: Game) -> list[tuple[str, str]]:
+    """What ``stich rules GAME`` shows of a game: its blocks under the option defaults (a named
+    trump shown as clubs)."""
+    options = {o.name: o.default for o in game.options}
+    trump = SUITS[0] if game.has_trumps else None
+    rules = game.build(trump, options, game.default_players)
+    rows = [("title", game.title), ("players", " or ".join(map(str, game.seat_counts))),
+            ("pack", f"{len(rules.deck)} cards"), ("unit", rules.unit)]
+    values = {c.text(FRENCH)[1:]: v for c, v in rules.values.items() if v}
+    if values:
+        rows.append(("values", ", ".join(f"{r} {v}" for r, v in values.items())))
+    rows.append(("trump", {NAMED: "named in the deal file", OPTIONAL: "fixed",
+                           NO_TRUMP: "none"}[game.trump_rule]))
+    if rules.trumps:
+        rows.append(("trumps (clubs trump)", " ".join(c.text(FRENCH) for c in rules.trumps)))
+    for suit, cards in rules.plain.items():
+        rows.append((f"plain order {suit_name(suit)}", " ".join(c.text(FRENCH) for c in cards)))
+        break
+    follow = rules.follow
+    rows.append(("follow", "free" if not follow.follow_suit else "suit" + (", must trump" if follow.must_trump else "")
+                 + (", must beat" if follow.must_beat else "")))
+    layout = game.layout
+    rows.append(("layout", {"hands": "hands", "piles": f"{getattr(layout, 'count', 0)} piles each (up on down)",
+                            "stock": f"hands of {getattr(layout, 'hand', 0)} and a stock"}[layout.name]))
+    rows.append(("first leader", f"seat {game.first_leader}"))
+    if rules.last_trick_bonus:
+        rows.append(("last trick", str(rules.last_trick_bonus)))
+    if game.rule_file:
+        k = _Compiler(read_data(Path(game.rule_file)), game.rule_file)
+        t = k.thresholds(_total(rules))
+        rows.append(("win", f"side 1 with {t.win[0]}, side 2 with {t.win[1]} {rules.unit} "
+                            f"(score {t.score}); else: {t.tie_text}"))
+        for level in t.levels:
+            cond = ("the loser took no trick" if level.loser_no_trick else
+                    f"the loser has at most {level.loser_at_most}" if level.loser_at_most is not None
+                    else f"the winner has at least {level.winner_at_least}")
+            rows.append((level.name, f"{cond} (score {level.score})"))
+    rows += [("source", text) for text in game.sources]
+    if game.rule_file:
+        rows.append(("rule file", game.rule_file))
+    return rows
+
+
+def builtin_rule_files() -> list[Path]:
+    return sorted(RULES_DIR.glob("*.toml"))

@@ -1,0 +1,376 @@
+"""Games from TOML rule files (solver/games/rulefile.py): the three related games against the
+brute force (tests/reference.py reads the same rule files with its own reader), bad rule files,
+and a toy game written here, in a rule file only, used through every command.
+
+Default run: a few dozen random endings per game; ``-m slow``: more, and larger ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import reference
+import solver
+from solver.games import GAMES, RULES_FILES_ENV, find_game
+from solver.games.rulefile import forget
+from cli.main import main
+from randompositions import RULE_MODES, generate_rule_case
+from test_crosscheck import check_reader, compare
+
+DEFAULT_COUNT = 25
+SLOW_COUNT = 300
+SLOW_LARGE_COUNT = 60
+
+
+def crosscheck(mode: str, seed: int, size: str = "small", spec: dict | None = None) -> None:
+    case = generate_rule_case(mode, seed, size, spec)
+    print(f"mode {mode}, seed {seed}, size {size}:\n{case.toml}")     # shown on failure
+    deal = solver.loads(case.toml, f"<{mode} seed {seed}>")
+    if case.game.endswith(".toml"):          # a rule file's path: the deal names its game
+        case.game = case.game.rsplit("/", 1)[-1][:-len(".toml")]
+    check_reader(case, deal)
+    ref = reference.solve(deal)
+    compare(case, deal, solver.solve(deal, objective="total"), ref, "total")
+    result = solver.solve(deal)
+    compare(case, deal, result, ref, "score")
+    check_outcome(deal, result, ref)
+
+
+def check_outcome(deal, result, ref) -> None:
+    """The forced outcome (the ladder) against the brute force's minimax of the outcome rank,
+    computed from the rule file's [outcome] table by the reference's own reading."""
+    want = reference_rank(deal, ref)
+    if want is not None:
+        assert result.outcome.rank == want, (result.outcome, want)
+
+
+def reference_rank(deal, ref):
+    """Minimax of the outcome rank over the reference's game tree, the ranks read from the
+    rule file's [outcome] table: seat 1's side's levels high to low, the tie, the other's."""
+    data = reference.read_rule_file(deal.game_spec.rule_file)
+    for name, spec in data.get("options", {}).items():
+        for choice, over in spec.get("set", {}).items():
+            if str(choice).lower() == str(deal.options[name]).lower():
+                data = reference._merged(data, over)
+    out = data.get("outcome", {})
+    rules = ref.rules
+    total = sum(ref.totals)
+    win = out.get("win", total // 2 + 1)
+    wins = win if isinstance(win, list) else [win, win]
+    levels = out.get("levels", [])
+    k = len(levels)
+
+    def rank(points, won):
+        winner = 0 if points[0] >= wins[0] else 1 if points[1] >= wins[1] else None
+        if winner is None:
+            return k + 1
+        got = 0
+        for j, level in enumerate(levels, 1):
+            if level.get("loser_no_trick"):
+                ok = not won[1 - winner]
+            else:
+                ok = ("loser_at_most" not in level or points[1 - winner] <= level["loser_at_most"]) and \
+                     ("winner_at_least" not in level or points[winner] >= level["winner_at_least"])
+            if ok:
+                got = j
+        return k + 2 + got if winner == 0 else k - got
+
+    def step(state, card, won):
+        completes = len(state.trick) == rules.players - 1
+        child, gain = reference.play(rules, state, card)
+        if completes:
+            won = tuple(True if s == rules.side(child.leader) else won[s] for s in (0, 1))
+        return child, gain, won
+
+    won = tuple(bool(deal.won_trick[s]) if deal.won_trick is not None else deal.taken[s] > 0
+                for s in (0, 1))
+    _, state = reference.initial(deal)
+    for trick in deal.play:
+        for card in trick:
+            state, _, won = step(state, card, won)
+    memo = {}
+
+    def best(state, points, won):
+        key = (state, points, won)
+        if key not in memo:
+            if state.is_over():
+                memo[key] = rank(points, won)
+            else:
+                maximise = rules.side(state.to_move(rules.players)) == 0
+                values = []
+                for card in reference.legal_moves(rules, state):
+                    child, gain, w = step(state, card, won)
+                    values.append(best(child, (points[0] + gain[0], points[1] + gain[1]), w))
+                memo[key] = max(values) if maximise else min(values)
+        return memo[key]
+
+    return best(state, tuple(ref.base), won)
+
+
+def _params(count: int, start: int = 0):
+    return [pytest.param(mode, seed, id=f"{mode}-seed{seed}")
+            for mode in RULE_MODES for seed in range(start, start + count)]
+
+
+@pytest.mark.parametrize("mode,seed", _params(DEFAULT_COUNT))
+def test_rule_games_agree_with_the_brute_force(mode, seed):
+    crosscheck(mode, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode,seed", _params(SLOW_COUNT, start=DEFAULT_COUNT))
+def test_rule_games_agree_more(mode, seed):
+    crosscheck(mode, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode,seed", [pytest.param(m, s, id=f"{m}-large-seed{s}")
+                                       for m in RULE_MODES for s in range(SLOW_LARGE_COUNT)])
+def test_rule_games_agree_large(mode, seed):
+    crosscheck(mode, seed, "large")
+
+
+@pytest.mark.parametrize("name", ["officers_skat", "einwerfen", "bohemian_schneider"])
+def test_examples_solve(name):
+    """Each new game's two example deals read and solve; the whole deal's totals add up."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "examples"
+    files = sorted(root.glob(f"{name}-*.toml"))
+    assert len(files) == 2
+    for path in files:
+        result = solver.solve(solver.load(path))
+        assert sum(result.totals) == {"officers_skat": 120, "einwerfen": 120,
+                                      "bohemian_schneider": 20}[name]
+        assert result.outcome.text
+
+
+# --- bad rule files ----------------------------------------------------------------------------
+
+GOOD = """
+name = "toy"
+title = "Toy"
+sources = ["[test] written for this test"]
+players = 2
+[pack]
+suits = "clubs spades hearts"
+ranks = "A K Q J 10 9"
+[play]
+unit = "tricks"
+trump = "fixed"
+trump_suit = "hearts"
+plain_order = "A K Q J 10 9"
+follow = "suit"
+must_trump = true
+[layout]
+kind = "hands"
+[outcome]
+win = 5
+levels = [{ name = "slam", loser_no_trick = true, score = 2 }]
+[options.beat_duty]
+default = false
+help = "a follower must beat the card led if he can"
+source = "[test]"
+set.true = { play = { must_beat = true } }
+"""
+
+BAD = [
+    ("colour = 1", "colour", "unknown key"),
+    ("[pack]\nranks = \"A K X\"", "pack.ranks", "unknown rank"),
+    ("sources = []", "sources", "missing"),
+    ("[play]\nbeat = \"next_higher\"", "play.beat", "not supported"),
+    ("[layout]\nkind = \"heap\"", "layout.kind", "hands, piles or stock"),
+    ("[play]\nplain_order = \"A K Q\"", "play.plain_order", "without a rank"),
+    ("[outcome]\nwin = \"many\"", "outcome.win", "must be a number"),
+    ("[options.x]\nhelp = \"no default\"", "options.x.default", "missing"),
+]
+
+
+def _with(text: str, change: str) -> str:
+    """GOOD with one key replaced (or a table's key changed), as TOML."""
+    data_lines = text.strip("\n").splitlines()
+    head, _, rest = change.partition("\n")
+    if head.startswith("["):
+        key, value = rest.split(" = ", 1)
+        out, table = [], None
+        for line in data_lines:
+            if line.startswith("["):
+                table = line
+            if table == head and line.startswith(key + " "):
+                continue
+            out.append(line)
+            if line == head:
+                out.append(rest)
+        if head not in data_lines:
+            out += [head, rest]
+        return "\n".join(out) + "\n"
+    key = head.split(" = ")[0]
+    out = [line for line in data_lines if not line.startswith(key + " ")]
+    return head + "\n" + "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("change,key,words", BAD, ids=[b[1] for b in BAD])
+def test_bad_rule_file_exits_2_naming_file_and_key(tmp_path, change, key, words):
+    path = tmp_path / "bad.toml"
+    path.write_text(_with(GOOD, change))
+    result = CliRunner().invoke(main, ["rules", str(path)])
+    assert result.exit_code == 2, result.output
+    err = result.stderr if hasattr(result, "stderr") else result.output
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert str(path) in lines[0] and key in lines[0] and words in lines[0], lines[0]
+
+
+def test_unsupported_reading_as_option_exits_2(tmp_path):
+    deal = tmp_path / "d.toml"
+    deal.write_text('game = "bohemian_schneider"\n[hands]\n1 = "EA"\n2 = "EK"\n')
+    result = CliRunner().invoke(main, ["solve", str(deal), "--rule", "beat=next_higher"])
+    assert result.exit_code == 2
+    assert "next_higher" in result.stderr and "not supported" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+# --- a toy game from a rule file only, through every command ------------------------------------
+
+TOY_SPEC = dict(players=2, layout="hands", trump=False, fixed_trump=2, options={"beat_duty": [False, True]},
+                small=dict(cards=(1, 4)), large=dict(cards=(4, 6)))
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    """One file for the module: a game's name means one rule file in a process."""
+    path = tmp_path_factory.mktemp("toy") / "toy.toml"
+    path.write_text(GOOD)
+    yield path
+    forget(GAMES, "toy")                    # other tests see only the games stich ships
+    os.environ.pop(RULES_FILES_ENV, None)
+
+
+def run(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result
+
+
+def test_toy_game_through_the_cli(toy, tmp_path):
+    shown = run("rules", toy)
+    assert shown.exit_code == 0 and "Toy" in shown.output and "beat_duty" in shown.output
+
+    dealt = run("deal", "--game", toy, "--seed", 3, "-n", 2, "--where", "seat 1 holds at least 3 trumps",
+                "--out", tmp_path / "deals")
+    assert dealt.exit_code == 0, dealt.output
+    files = sorted((tmp_path / "deals").glob("*.toml"))
+    assert len(files) == 2
+    for path in files:
+        deal = solver.load(path)
+        assert deal.game == "toy" and len(deal.hands[1]) == 9
+        assert sum(c.suit == 2 for c in deal.hands[1]) >= 3      # hearts are trump
+
+        solved = run("solve", path, "--json")
+        assert solved.exit_code == 0, solved.output
+        data = json.loads(solved.output)
+        ref = reference.solve(deal)
+        assert tuple(data["totals"]) == ref.totals and sum(ref.totals) == 9
+
+        analyzed = run("analyze", path)
+        assert analyzed.exit_code == 0 and "outcome" in analyzed.output.lower()
+
+        puzzle = run("puzzle", path, "--goal", "win")
+        assert puzzle.exit_code in (0, 3, 4), puzzle.output
+        reachable = ref.totals[0] >= 5
+        assert (puzzle.exit_code != 4) == reachable, (puzzle.output, ref.totals)
+
+    out = tmp_path / "results.jsonl"
+    batch = run("batch", tmp_path / "deals", "--out", out, "--jobs", 1)
+    assert batch.exit_code == 0, batch.output
+    lines = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    assert len(lines) == 2
+
+    # a deal file naming the rule file by a relative path, and --rules-file with the name
+    relative = toy.parent / "rel.toml"
+    relative.write_text('game = "toy.toml"\n[hands]\n1 = "HA C9"\n2 = "CA H9"\n')
+    assert solver.load(relative).game == "toy"
+    named = toy.parent / "named.toml"
+    named.write_text('game = "toy"\nleader = 2\n[hands]\n1 = "HA C9"\n2 = "CA H9"\n')
+    solved = run("solve", "--rules-file", toy, named, "--json")
+    assert solved.exit_code == 0, solved.output
+    assert tuple(json.loads(solved.output)["totals"]) == reference.solve(solver.load(named)).totals
+
+    # batch workers (other processes) find a game named by --rules-file too
+    named_dir = tmp_path / "named"
+    named_dir.mkdir()
+    for i, path in enumerate(files):
+        (named_dir / f"n{i}.toml").write_text(path.read_text().replace(f'game = "{toy}"', 'game = "toy"'))
+    assert 'game = "toy"' in (named_dir / "n0.toml").read_text()
+    out2 = tmp_path / "named.jsonl"
+    batch = run("batch", named_dir, "--out", out2, "--jobs", 2, "--rules-file", toy)
+    assert batch.exit_code == 0, batch.output
+    got = [json.loads(line) for line in out2.read_text().splitlines() if line.strip()]
+    assert len(got) == 2 and all("error" not in line for line in got), got
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_toy_game_agrees_with_the_brute_force(toy, seed):
+    crosscheck("toy", seed, spec={**TOY_SPEC, "game": str(toy)})
+
+
+def test_readme_how_to_add_a_game_compiles_to_the_shipped_einwerfen():
+    """The README's walk-through is a working rule file: the same rules as einwerfen.toml."""
+    import tomllib
+    from pathlib import Path
+    from solver.games.rulefile import compile_game
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How to add a game", 1)[1]
+    block = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    walked = compile_game(tomllib.loads(block), "README")
+    shipped = GAMES["einwerfen"]
+    for ten in ("low", "high"):
+        for trump in range(4):
+            a = walked.build(trump, {"ten_rank": ten}, 4)
+            b = shipped.build(trump, {"ten_rank": ten}, 4)
+            assert (a.deck, a.trumps, a.plain, a.values, a.follow, a.unit) == \
+                (b.deck, b.trumps, b.plain, b.values, b.follow, b.unit)
+    assert walked.layout == shipped.layout and walked.seat_counts == shipped.seat_counts
+
+
+VARIANT = """
+name = "toy_points"
+title = "Toy for points"
+extends = "toy.toml"
+sources = ["[test] a variant of the toy game"]
+[values]
+A = 4
+K = 3
+[play]
+unit = "points"
+last_trick = 10
+must_trump = false
+[outcome]
+win = 16
+levels = [{ name = "slam", loser_at_most = 0, score = 2 }]
+"""
+
+
+@pytest.fixture(scope="module")
+def toy_points(toy):
+    """A variant that ``extends`` the toy game: card points and a last-trick bonus of 10."""
+    path = toy.parent / "toy_points.toml"
+    path.write_text(VARIANT)
+    yield path
+    forget(GAMES, "toy_points")
+
+
+def test_variant_extends_the_toy_game(toy_points):
+    game = find_game(GAMES, str(toy_points))
+    rules = game.build(None, {"beat_duty": False}, 2)
+    assert rules.trump == 2 and rules.last_trick_bonus == 10 and rules.follow.must_trump is False
+    assert "[test] a variant of the toy game" in game.sources and "[test] written for this test" in game.sources
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_variant_agrees_with_the_brute_force(toy_points, seed):
+    crosscheck("toy_points", seed, spec={**TOY_SPEC, "game": str(toy_points)})
