@@ -34,6 +34,9 @@ def crosscheck(mode: str, seed: int, size: str = "small", spec: dict | None = No
     if case.game.endswith(".toml"):          # a rule file's path: the deal names its game
         case.game = case.game.rsplit("/", 1)[-1][:-len(".toml")]
     check_reader(case, deal)
+    again = solver.loads(deal.dump(), "<dump>")           # the writer round-trips the game
+    assert (again.game, again.hands, again.piles, again.stock, again.play, again.options) == \
+        (deal.game, deal.hands, deal.piles, deal.stock, deal.play, deal.options)
     ref = reference.solve(deal)
     compare(case, deal, solver.solve(deal, objective="total"), ref, "total")
     result = solver.solve(deal)
