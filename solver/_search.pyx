@@ -94,6 +94,9 @@ cdef class Engine:
         c.last_bonus = t["last_bonus"]
         c.stock_layout = 1 if t["stock_layout"] else 0
         c.nomerge = t["nomerge"]
+        c.beat_table = 1 if t["beat_by"] else 0        # the order-based bounds are off then
+        for i in range(MAXCARDS):
+            c.beat_by[i] = t["beat_by"][i] if t["beat_by"] else 0
         self._setup_extras(t)
         values = sorted({c.value[i] for i in range(MAXCARDS) if c.value[i] != 0})
         if len(values) > MAXVC:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .games.base import FollowRule, RuleSet
+from .games.base import NEXT_HIGHER, FollowRule, RuleSet
 from .position import Position
 
 MAX_CARDS = 64
@@ -43,6 +43,7 @@ class Tables:
     leader: int = 0
     trick: list[int] = field(default_factory=list)
     nomerge: int = 0
+    beat_by: list[int] = field(default_factory=list)   # per card, its beaters (RuleSet.beat)
     pairs: list[tuple[int, int, int]] = field(default_factory=list)   # the pair bonus
     run: tuple[int, int] = (0, 0)                                       # the run bonus
     goal: list[list[int]] | None = None    # final payoff to side 0 (objective.pxi)
@@ -53,7 +54,7 @@ class Tables:
         return {name: getattr(self, name) for name in (
             "seats", "side", "suit", "value", "under", "suit_mask", "trump", "trump_mask",
             "rule_main", "rule_stock", "trick_bonus", "last_bonus", "stock_layout", "hand",
-            "playable", "stock", "leader", "trick", "nomerge", "pairs", "run", "goal", "goal_points",
+            "playable", "stock", "leader", "trick", "nomerge", "beat_by", "pairs", "run", "goal", "goal_points",
             "tag")}
 
 
@@ -96,6 +97,12 @@ def compile_position(position: Position) -> Tables:
             for below, above in zip(pile, pile[1:]):
                 under[index[above]] = index[below]
     trump = rules.trump if rules.trump is not None else -1
+    beat_by = [0] * MAX_CARDS
+    if rules.beat == NEXT_HIGHER:       # each card is beaten only by the next higher of its suit
+        for card, i in index.items():
+            above = cards[i + 1] if i + 1 < len(cards) else None
+            if above is not None and rules.effective_suit[above] == rules.effective_suit[card]:
+                beat_by[i] = 1 << (i + 1)
     tables = Tables(
         cards=cards, index=index, seats=n, side=[rules.side(s) for s in range(n)],
         suit=suit, value=value, under=under, suit_mask=suit_mask, trump=trump,
@@ -107,6 +114,9 @@ def compile_position(position: Position) -> Tables:
         leader=position.leader, trick=[index[c] for c in position.trick],
         pairs=[(index[a], index[b], worth) for a, b, worth in rules.pairs],
         run=rules.run_bonus, goal=goal_table(position), goal_points=position.points[0],
+        # with a beat table neighbours are not equivalent: no merging, no canonical keys
+        beat_by=beat_by if rules.beat == NEXT_HIGHER else [],
+        nomerge=(1 << len(cards)) - 1 if rules.beat == NEXT_HIGHER else 0,
         tag=position.history_tag())
     return tables
 

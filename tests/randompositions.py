@@ -325,7 +325,7 @@ RULE_MODES = {
                       options={"ten_rank": ["low", "high"]},
                       small=dict(cards=(1, 3)), large=dict(cards=(3, 4))),
     "bohemian_schneider": dict(game="bohemian_schneider", players=2, layout="stock", trump=False,
-                               options={"schneider_at": [16, 17]},
+                               options={"schneider_at": [16, 17], "beat": ["higher", "next_higher"]},
                                small=dict(cards=(1, 3), stock=(0, 2, 4)),
                                large=dict(cards=(3, 4), stock=(2, 4, 6))),
 }

@@ -250,6 +250,15 @@ class FileRules(Rules):
     must_beat: bool = False
     stock_free: bool = True
     last_trick: int = 0
+    next_higher: bool = False             # the reply wins only with the next higher card of the suit
+
+    def _beats(self, card: Card, other: Card, led: int) -> bool:
+        if not self.next_higher:
+            return super()._beats(card, other, led)
+        if card.suit != other.suit:
+            return False
+        order = self.plain[card.suit]
+        return order.index(card) == order.index(other) - 1
 
     def value(self, card: Card) -> int:
         return self.value_of.get(card.rank, 0)
@@ -318,7 +327,8 @@ def file_rules(path, players: int, trump: int | None, options: dict) -> FileRule
                      must_trump=bool(play_.get("must_trump", False)),
                      must_beat=bool(play_.get("must_beat", False)),
                      stock_free=play_.get("stock_follow", "free") == "free",
-                     last_trick=int(play_.get("last_trick", 0)))
+                     last_trick=int(play_.get("last_trick", 0)),
+                     next_higher=play_.get("beat", "higher") == "next_higher")
 
 
 def make_rules(game: str, players: int, trump: int | None, options: dict) -> Rules:

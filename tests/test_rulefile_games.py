@@ -185,7 +185,8 @@ BAD = [
     ("colour = 1", "colour", "unknown key"),
     ("[pack]\nranks = \"A K X\"", "pack.ranks", "unknown rank"),
     ("sources = []", "sources", "missing"),
-    ("[play]\nbeat = \"next_higher\"", "play.beat", "not supported"),
+    ("[play]\nbeat = \"next_higher\"", "play.beat", "without trumps"),
+    ("[play]\nbeat = \"lowest\"", "play.beat", "higher or next_higher"),
     ("[layout]\nkind = \"heap\"", "layout.kind", "hands, piles or stock"),
     ("[play]\nplain_order = \"A K Q\"", "play.plain_order", "without a rank"),
     ("[outcome]\nwin = \"many\"", "outcome.win", "must be a number"),
@@ -229,13 +230,16 @@ def test_bad_rule_file_exits_2_naming_file_and_key(tmp_path, change, key, words)
     assert str(path) in lines[0] and key in lines[0] and words in lines[0], lines[0]
 
 
-def test_unsupported_reading_as_option_exits_2(tmp_path):
+@pytest.mark.parametrize("beat,totals", [("next_higher", (2, 0)), ("higher", (0, 2))])
+def test_bohemian_schneider_beat_option(tmp_path, beat, totals):
+    """A Ten led is beaten only by the Unter (next_higher), or by any higher card (higher):
+    the Ober takes it only in the second reading; the brute force agrees."""
     deal = tmp_path / "d.toml"
-    deal.write_text('game = "bohemian_schneider"\n[hands]\n1 = "EA"\n2 = "EK"\n')
-    result = CliRunner().invoke(main, ["solve", str(deal), "--rule", "beat=next_higher"])
-    assert result.exit_code == 2
-    assert "next_higher" in result.stderr and "not supported" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    deal.write_text('game = "bohemian_schneider"\n[hands]\n1 = "E10"\n2 = "EO"\n')
+    result = CliRunner().invoke(main, ["solve", str(deal), "--rule", f"beat={beat}", "--json"])
+    assert result.exit_code == 0, result.output
+    assert tuple(json.loads(result.output)["totals"]) == totals
+    assert reference.solve(solver.load(deal, {"beat": beat})).totals == totals
 
 
 # --- a toy game from a rule file only, through every command ------------------------------------

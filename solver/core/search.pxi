@@ -380,7 +380,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             bucket = tt_bucket(tt, ka, kb, kc)
             st_prefetch(bucket)
         value_range(c, &lo, &hi)
-        if c.use_bounds and c.mode == MODE_POINTS and not c.extras:
+        if c.use_bounds and c.mode == MODE_POINTS and not c.extras and not c.beat_table:
             sure_points(c, sure)
             lo = c.trick_scale * sure[c.max_side]
             hi -= c.trick_scale * sure[1 - c.max_side]

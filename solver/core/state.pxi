@@ -70,6 +70,8 @@ ctypedef struct Ctx:
     int stock[MAXSTOCK]
     int stock_len
     uint64_t nomerge            # cards never merged with their neighbours
+    int beat_table              # 1: beaters() reads beat_by (a higher card need not beat a lower)
+    uint64_t beat_by[MAXCARDS]  # the cards that beat a card winning the trick (beat_table only)
     # --- the objective (see objective.pxi) ---
     int max_side
     int mode
@@ -136,7 +138,10 @@ cdef inline uint64_t higher_in_suit(Ctx* c, int card) noexcept nogil:
 
 cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
     """Every card that would beat ``card`` if it is the one winning the trick."""
-    cdef uint64_t m = higher_in_suit(c, card)
+    cdef uint64_t m
+    if c.beat_table:
+        return c.beat_by[card]
+    m = higher_in_suit(c, card)
     if c.suit[card] != c.trump:
         m |= c.trump_mask
     return m

@@ -61,6 +61,10 @@ class FollowRule:
 
 FREE = FollowRule(follow_suit=False, must_trump=False, must_beat=False)
 
+# who beats the card winning a trick (``RuleSet.beat``): any higher card of its effective suit
+# (or a trump), or only the next higher card of its suit (Bohemian Schneider; no trumps)
+HIGHER, NEXT_HIGHER = "higher", "next_higher"
+
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -95,6 +99,7 @@ class RuleSet:
     # scores to side 0 minus side 1, bonuses apart; only with bonus_in_points False
     final_payoff: Callable[[int, int, bool, bool], int] | None = field(default=None, compare=False)
     options: dict[str, Any] = field(default_factory=dict)
+    beat: str = HIGHER
     effective_suit: dict[Card, int] = field(init=False, repr=False, compare=False)
     power: dict[Card, int] = field(init=False, repr=False, compare=False)
 
@@ -139,6 +144,8 @@ class RuleSet:
     def beats(self, card: Card, best: Card) -> bool:
         """Does ``card`` beat ``best``, the card currently winning a trick?"""
         suit, best_suit = self.effective_suit[card], self.effective_suit[best]
+        if self.beat == NEXT_HIGHER:
+            return suit == best_suit and self.power[card] == self.power[best] + 1
         if suit == best_suit:
             return self.power[card] > self.power[best]
         return self.trump is not None and suit == self.trump

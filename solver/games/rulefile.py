@@ -300,15 +300,14 @@ class _Compiler:
         return FollowRule(follow_suit=True, must_trump=bool(self.typed("play.must_trump", bool, False)),
                           must_beat=bool(self.typed("play.must_beat", bool, False)))
 
-    def check_beat(self) -> None:
+    def beat(self, trump_rule: str) -> str:
         beat = self.typed("play.beat", str, "higher")
-        if beat == "next_higher":
-            raise self.fail("play.beat", "next_higher (the reply wins only with the next higher card "
-                                         "of the suit led) is not supported: the search core and "
-                                         "its bounds assume a higher card of a suit always beats "
-                                         "a lower one; use higher")
-        if beat != "higher":
-            raise self.fail("play.beat", f"must be higher, not {beat!r}")
+        if beat not in ("higher", "next_higher"):
+            raise self.fail("play.beat", f"must be higher or next_higher, not {beat!r}")
+        if beat == "next_higher" and trump_rule != "none":
+            raise self.fail("play.beat", "next_higher (only the next higher card of the suit led "
+                                         "beats it) is for games without trumps (play.trump = none)")
+        return beat
 
     def layout(self):
         kind = self.typed("layout.kind", str, "hands")
@@ -443,8 +442,8 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
 
     def build(trump: int | None, opts: dict, players: int = seat_counts[0]) -> RuleSet:
         k = compiler(opts)
-        k.check_beat()
         rule = k.trump_rule()
+        beat = k.beat(rule)
         if rule == "fixed":
             trump = k.fixed_suit()
         elif rule == "none":
@@ -461,7 +460,7 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
                        trumps=trumps, plain=plain, values=k.values(deck, unit),
                        follow=k.follow("play.follow", "suit"), stock_follow=stock_follow,
                        trick_bonus=1 if unit == "tricks" else 0, last_trick_bonus=last,
-                       options=dict(opts))
+                       options=dict(opts), beat=beat)
 
     # check everything now, under the defaults and under each option value
     probe = c.suits()[0] if trump_rule != "none" else None
@@ -472,8 +471,6 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
             try:
                 rules = build(probe, {**defaults, option.name: value})
             except RuleFileError as exc:
-                if exc.key == "play.beat" and value != option.default:
-                    continue                # an unsupported reading, refused when a deal asks
                 raise RuleFileError(f"{exc.message} (with {option.name} = {value})", exc.key, source) from None
             compiler({**defaults, option.name: value}).thresholds(_total(rules))
     rules = build(probe, defaults)
@@ -492,7 +489,7 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
     def check(deal):
         try:
             k = compiler(deal.options)
-            k.check_beat()
+            k.beat(k.trump_rule())
             if trump_rule == "fixed" and deal.trump is not None and deal.trump != k.fixed_suit():
                 return ("trump", f"{title} always has {k.get('play.trump_suit')} trump")
             if deal.trump is not None and deal.trump not in k.suits():
