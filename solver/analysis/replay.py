@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..deal import Deal
-from ..objectives import Searcher
+from ..ladder import forced_rung
+from ..session import Session
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
 
@@ -57,7 +58,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     those of an optimal line from each position."""
     start = deal.start()
     engine = new_engine(tt_megabytes)
-    searcher = Searcher.start(deal, start, engine)
+    searcher = Session(deal, start, engine)
     shows = {(t, k): deal._pair(suit) for t, k, suit in deal.shows}
     # each card with the pair shown with it, or explicitly none (a lead may leave one unshown)
     played = [(card, shows.get((t, k), -1)) for t, trick in enumerate(deal.play)
@@ -66,7 +67,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     steps: list[Step] = []
     value = searcher.value()
     before = searcher.final_totals(value)
-    rung = searcher.forced_rung(before[0] if start.rules.constant_sum else None) if with_outcome else None
+    rung = forced_rung(searcher, before[0] if start.rules.constant_sum else None) if with_outcome else None
     for k, (card, pair) in enumerate(played):
         position = searcher.position
         seat = position.to_move
@@ -79,7 +80,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
         cost = (value - child) if side == 0 else (child - value)
         child_rung = None
         if rung is not None:
-            child_rung = searcher.forced_rung(after[0] if start.rules.constant_sum else None) \
+            child_rung = forced_rung(searcher, after[0] if start.rules.constant_sum else None) \
                 if engine.tricks_left else None
         searcher.pop()
         better: tuple[Card, ...] = ()
@@ -105,23 +106,16 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     return Replay(deal, tuple(steps), final, complete, engine.nodes)
 
 
-def _keeping_cards(searcher: Searcher, value: int, maximise: bool) -> tuple[Card, ...]:
+def _keeping_cards(session: Session, value: int, maximise: bool) -> tuple[Card, ...]:
     """The legal cards (all of each equivalent group) that keep ``value``."""
     keep = []
-    for group in searcher.classes():
-        gain = searcher.push(group[0])
-        rest = value - gain
-        if searcher.engine.tricks_left == 0:
-            ok = rest == 0
-        else:
-            ok = searcher.at_least(rest) if maximise else not searcher.at_least(rest + 1)
-        searcher.pop()
-        if ok:
-            keep += [searcher.tables.cards[i & 63] for i in group]
+    for child in session.moves():
+        if session.keeps(value - child.gain, maximise):
+            keep += session.cards_of(child.group)
     return tuple(keep)
 
 
-def _finished(searcher: Searcher, index: int):
+def _finished(searcher: Session, index: int):
     """The final position after the last card (for its outcome)."""
     position = searcher.position.copy()
     move = searcher.move_of(index)

@@ -1,6 +1,6 @@
 """The tactics study: how good is a piece of advice against perfect play, over many deals.
 
-Each deal is walked along one double-dummy optimal line (``Searcher.line``, under the study's
+Each deal is walked along one double-dummy optimal line (``lines.optimal_line``, under the study's
 objective).  At every decision of that line (a seat with more than one legal card) where a tactic applies (``first``: only its first
 one in the deal) every legal card is scored exactly: the final total of the mover's side after
 it with perfect play on both sides, and (objective ``score``) the outcome it forces.  One
@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ..deal import Deal, loads
-from ..objectives import Searcher
+from ..ladder import forced_rung
+from ..lines import optimal_line
+from ..session import Session
 from ..tactics import Tactic, TacticError, get, make_view
 from ..tactics.loader import file_digest, load_file
 from .batch import BatchItem, ResultsFile, run_everywhere, worker_engine
@@ -73,7 +75,7 @@ def resolve(names: tuple[str, ...], tactic_file: str | None) -> list[Tactic]:
 
 # --- one deal --------------------------------------------------------------------------------------
 
-def _card_scores(searcher: Searcher, objective: str) -> list[tuple[Any, int, int | None, bool]]:
+def _card_scores(searcher: Session, objective: str) -> list[tuple[Any, int, int | None, bool]]:
     """(card, mover's final total, mover's outcome score, mover wins) for every legal card."""
     position = searcher.position
     side = position.rules.side(position.to_move)
@@ -85,7 +87,7 @@ def _card_scores(searcher: Searcher, objective: str) -> list[tuple[Any, int, int
         if searcher.engine.tricks_left:
             child = gain + searcher.value(value - gain)
             totals = searcher.final_totals(child - gain)
-            rung = searcher.forced_rung(totals[0] if constant else None) if objective == "score" else None
+            rung = forced_rung(searcher, totals[0] if constant else None) if objective == "score" else None
         else:
             final = searcher.position
             totals = (final.points[0], final.points[1])
@@ -116,14 +118,14 @@ def study_deal(deal: Deal, tactics: list[Tactic], objective: str, first: bool, e
     if position.is_over():
         return {"totals": list(position.points), "line": [], "decisions": [], "nodes": 0}
     engine.new_search()
-    searcher = Searcher.start(deal, position, engine, keep_tt=False)
+    searcher = Session(deal, position, engine, keep_tt=False)
     engine.reset_nodes()
     value = searcher.value()
     constant = position.rules.constant_sum
     rung = None
     if objective == "score":
-        rung = searcher.forced_rung(searcher.final_totals(value)[0] if constant else None)
-    line = searcher.line(value, rung.rank if rung is not None else None)
+        rung = forced_rung(searcher, searcher.final_totals(value)[0] if constant else None)
+    line = optimal_line(searcher, value, rung.rank if rung is not None else None)
     mine = [t for t in tactics if t.game in (None, deal.game)]
     done: set[str] = set()
     decisions = []
