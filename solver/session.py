@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, TypeVar
 
 from ._search import Engine
-from .anytime import Budget, Limits
+from .anytime import Budget, Limits, Stopped
 from .deal import Deal
 from .objectives import score_objective, total_objective
 from .outcome import ALWAYS, Rung
@@ -56,6 +56,7 @@ class Session:
         engine.setup(self.tables.as_dict(), keep_tt)
         engine.objective(**total_objective(position))
         self.budget = Budget(engine, limits or Limits())
+        self.stopped: str | None = None       # why a guarded search stopped first, if one did
         self.played: list[tuple[int, int | None]] = []
         self.referees: list[Position | None] = [position.copy()]
         self.gained: list[int] = [0]
@@ -153,13 +154,29 @@ class Session:
 
     def guarded(self, step: Callable[[], T]) -> T:
         """``step()`` (any searches) within the session's budget; ``Stopped`` with what is
-        proven when it runs out or on Ctrl-C."""
-        return self.budget.run(step)
+        proven when it runs out or on Ctrl-C (after Ctrl-C nothing more is searched)."""
+        return self._spend(lambda: self.budget.run(step))
 
     def limited_value(self, progress=None, **bounds) -> int:
         """The exact value (``bounded_value`` keywords) within the budget, in slices when
         there is a time limit or ``progress(lo, hi)``; ``Stopped`` with the proven bounds."""
-        return self.budget.value(self.bounded_value, progress=progress, **bounds)
+        return self._spend(lambda: self.budget.value(self.bounded_value, progress=progress, **bounds))
+
+    def attempt(self, step: Callable[[], T], default=None):
+        """``step()`` within the budget, or ``default`` when it runs out (``stopped`` says why)."""
+        try:
+            return self.guarded(step)
+        except Stopped:
+            return default
+
+    def _spend(self, search: Callable[[], T]) -> T:
+        if self.stopped == "interrupt":
+            raise Stopped("interrupt", *self.engine.value_range)
+        try:
+            return search()
+        except Stopped as stop:
+            self.stopped = self.stopped or stop.reason
+            raise
 
     # --- the totals -------------------------------------------------------------------------
 

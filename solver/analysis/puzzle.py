@@ -6,7 +6,8 @@ trick, or all 20 honours in Elfern), ``tout`` (Scharwenzel: every trick), ``firs
 (Scharwenzel: a win for the first).  Every question is a null-window or streak search.
 
 Verdicts: ``sound`` (exactly one key move: every other first move fails; equivalent cards
-count as one move), ``cooked`` (several key moves), ``unreachable``.  The main line follows
+count as one move), ``cooked`` (several key moves), ``unreachable``, and, when a node or
+time limit stops the work first, ``unknown`` (the first moves not decided are listed apart).  The main line follows
 the first key move and the defence's best try (the reply that leaves the solver the lowest
 total); an unreachable goal gets a refutation: the defence's answer to each first move.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from ..cards import Card
 from ..deal import Deal, DealError
 from ..outcome import Rung
+from ..anytime import Limits
 from ..session import Session
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
@@ -139,38 +141,60 @@ class PuzzleResult:
     refutation: tuple[tuple[Card, tuple[Card, ...]], ...]   # first move -> defence line
     solver_to_move: bool
     nodes: int
+    # a limit was hit (or Ctrl-C): only what is proven is filled in; ``reachable`` is None and
+    # ``verdict`` "unknown" when the goal itself was not decided
+    exact: bool = True
+    stopped: str | None = None            # "nodes", "time" or "interrupt"
+    undecided: tuple[tuple[Card, ...], ...] = ()   # first moves neither proven keys nor failing
 
     @property
     def exit_code(self) -> int:
-        return {"sound": 0, "cooked": 3, "unreachable": 4}[self.verdict]
+        """0 sound, 3 cooked, 4 unreachable; a partial answer's status is the caller's."""
+        return {"sound": 0, "cooked": 3, "unreachable": 4, "unknown": 0}[self.verdict]
 
 
 def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
-                 tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> PuzzleResult:
+                 tt_megabytes: int = DEFAULT_TT_MEGABYTES, limits: Limits | None = None) -> PuzzleResult:
+    """Decide the puzzle.  ``limits``: one budget for the whole puzzle; past it (or on
+    Ctrl-C) the answer holds only what is proven (``exact`` False)."""
     position = deal.position()
     if position.is_over():
         raise DealError("the deal is over: nothing to solve", "play", deal.source)
     side = position.rules.side(position.to_move) if side is None else side
     goal = parse_goal(goal_text, deal, side)
     engine = new_engine(tt_megabytes)
-    session = Session(deal, position, engine)
+    session = Session(deal, position, engine, limits=limits)
     gs = GoalSearch(session, goal)
-    reachable = gs.holds()
+    reachable = session.attempt(gs.holds)
     solver_to_move = position.rules.side(position.to_move) == side
-    key, failing = [], []
+    key, failing, undecided = [], [], []
     for child in session.moves():
-        (key if gs.holds() else failing).append(session.cards_of(child.group))
-    if not reachable:
-        verdict = "unreachable"
-    elif not solver_to_move or len(key) == 1:
-        verdict = "sound"
-    else:
-        verdict = "cooked"
-    main_line = _main_line(session, gs, side) if reachable else ()
-    refutation = tuple(_refute(session, gs, side, group[0]) for group in session.classes()) \
-        if not reachable and solver_to_move else ()
+        ok = session.attempt(gs.holds)
+        {True: key, False: failing, None: undecided}[ok].append(session.cards_of(child.group))
+    verdict = _verdict(reachable, solver_to_move, key, undecided)
+    main_line = session.attempt(lambda: _main_line(session, gs, side), ()) if reachable else ()
+    refutation = ()
+    if reachable is False and solver_to_move:
+        refutation = session.attempt(lambda: tuple(_refute(session, gs, side, group[0])
+                                                   for group in session.classes()), ())
     return PuzzleResult(deal, goal, reachable, verdict, tuple(key), tuple(failing), main_line,
-                        refutation, solver_to_move, engine.nodes)
+                        refutation, solver_to_move, engine.nodes, session.stopped is None,
+                        session.stopped, tuple(undecided))
+
+
+def _verdict(reachable: bool | None, solver_to_move: bool, key: list, undecided: list) -> str:
+    """sound, cooked or unreachable, as far as it is proven ("unknown" where it is not)."""
+    if reachable is None:
+        return "unknown"
+    if not reachable:
+        return "unreachable"
+    if not solver_to_move:
+        return "sound"
+    if len(key) >= 2:
+        return "cooked"
+    if undecided:
+        return "unknown"
+    return "sound" if len(key) == 1 else "cooked"
 
 
 def _solver_total(session: Session, side: int) -> int:
