@@ -349,3 +349,91 @@ def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
     data = json.loads(out)
     assert data["exact"] is False and data["stopped"] == "interrupt"
     assert len(data["cells"]) <= data["cells_planned"]
+
+
+# --- tactic ------------------------------------------------------------------------------------
+
+def test_tactic_decisions_past_the_limit_are_counted_apart():
+    args = ["tactic", "elfern.*", "--game", "elfern", "--deals", "4", "--seed", "1", "--jobs", "1",
+            "--quiet", "--json"]
+    exact = run(*args)
+    assert exact.exit_code == 0, exact.output
+    exact_rows = {row["tactic"]: row for row in json.loads(exact.output)["tactics"]}
+    assert all("not_exact" not in row for row in exact_rows.values())
+    limited = run(*args, "--node-limit", "3000")
+    assert limited.exit_code == 5, limited.output
+    rows = {row["tactic"]: row for row in json.loads(limited.output)["tactics"]}
+    assert any("not_exact" in row for row in rows.values())
+    for name, row in rows.items():
+        left_out = row.get("not_exact", {"decisions": 0, "deals": 0})
+        # every decision is either scored exactly or counted apart (none is lost or invented)
+        assert row["decisions"] <= exact_rows[name]["decisions"]
+        if left_out["deals"] == 0:
+            assert row["decisions"] + left_out["decisions"] == exact_rows[name]["decisions"]
+    text = run(*args[:-1], "--node-limit", "3000")
+    assert text.exit_code == 5 and "NOT EXACT" in text.output
+
+
+def test_study_deal_within_a_limit_keeps_exact_decisions():
+    from solver.analysis.tactic import study_deal
+    from solver.solve import new_engine
+    from solver.tactics import REGISTRY
+
+    engine = new_engine(16)
+    checked = partial = 0
+    for mode in ("elfern", "schafkopf2-schellen"):
+        game = MODES[mode]["game"]
+        tactics = [REGISTRY[name] for name in sorted(REGISTRY) if name.startswith(game + ".")]
+        for seed in range(10):
+            deal = loads(generate(mode, seed, "large"))
+            exact = study_deal(deal, tactics, "score", False, engine)
+            for budget in (20, 300, 3_000):
+                got = study_deal(deal, tactics, "score", False, engine, Limits(nodes=budget))
+                if got.get("exact") is False:
+                    assert got["decisions"] == [] and got["totals"] is None
+                    partial += 1
+                    continue
+                assert got["line"] == exact["line"] and got["totals"] == exact["totals"]
+                assert [d["ply"] for d in got["decisions"]] == [d["ply"] for d in exact["decisions"]]
+                for mine, right in zip(got["decisions"], exact["decisions"]):
+                    if mine.get("exact") is False:
+                        assert mine["cards"] == []
+                        partial += 1
+                    else:
+                        assert mine == right
+                        checked += 1
+    assert checked > 0 and partial > 0
+
+
+# --- suggest -----------------------------------------------------------------------------------
+
+def test_suggest_leaves_out_the_layouts_past_the_limit():
+    from solver.analysis.suggest import score_layout
+    from solver.view import every_layout, read_view
+
+    info = read_view("examples/hidden/schafkopf2-hidden.toml", None, {})
+    texts = [info.fill(layout).dump() for layout in every_layout(info)]
+    left_out = 0
+    for text in texts:
+        exact = score_layout(text, info.seat, "score", 4)
+        for budget in (50, 100):
+            got = score_layout(text, info.seat, "score", 4, Limits(nodes=budget))
+            assert got is None or got == exact     # a layout is exact or left out, never guessed
+            left_out += got is None
+    assert left_out > 0
+    code, data = run_json("suggest", "examples/hidden/schafkopf2-hidden.toml", "--exact",
+                          "--jobs", "1", "--node-limit", "100")
+    assert code == 5 and data["exact"] is False
+    assert 0 < data["layouts_left_out"] < len(texts)
+    assert data["layouts"] + data["layouts_left_out"] == len(texts)
+    plain_code, plain = run_json("suggest", "examples/hidden/schafkopf2-hidden.toml", "--exact", "--jobs", "1")
+    assert plain_code == 0 and "exact" not in plain
+    nothing = run("suggest", "examples/hidden/schafkopf2-hidden.toml", "--exact", "--jobs", "1",
+                  "--node-limit", "1")
+    assert nothing.exit_code == 5 and "no advice" in nothing.output
+
+
+@pytest.mark.parametrize("command", ["tactic", "suggest"])
+def test_help_of_the_player_commands_documents_the_limits(command):
+    text = run(command, "--help").output
+    assert "--node-limit" in text and "--time-limit" in text and "5" in text
