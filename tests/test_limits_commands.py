@@ -321,31 +321,58 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
-def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
+def _interrupt_when_searching(args: list[str], cpu_seconds: float):
+    """Run ``stich ARGS``, send SIGINT once it has used ``cpu_seconds`` of CPU (it is then
+    searching: starting takes about 0.3 s), and return (returncode, stdout, stderr); None
+    if it finished first."""
     import signal
     import subprocess
     import sys
     import time
+    from pathlib import Path
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parent.parent)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and _cpu_seconds(proc.pid) < cpu_seconds and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if proc.poll() is not None:
+        proc.communicate()
+        return None
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return None if proc.returncode == 0 else (proc.returncode, out, err)
 
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
+def test_sigint_stops_a_long_solve_with_the_bounds_proven(tmp_path):
+    from solver.dealing import random_deal
+    from solver.solve import solve
+    deal = random_deal("elfern", 7, players=2)          # about 4 s of CPU with a 1 MB table
+    path = tmp_path / "deal.toml"
+    path.write_text(deal.dump())
+    ran = _interrupt_when_searching(["solve", str(path), "--tt-mb", "1", "--json"], 1.2)
+    if ran is None:
+        pytest.skip("the solve was finished before the interrupt")
+    code, out, err = ran
+    assert code == 130, err
+    data = json.loads(out)
+    assert data["exact"] is False and data["stopped"] == "interrupt"
+    exact = solve(deal, objective="total", with_moves=False)
+    if data["bounds"] is not None:
+        assert _inside(data["bounds"], exact.totals)
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
+def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
     from solver.dealing import random_deal
     path = tmp_path / "deal.toml"
     path.write_text(random_deal("schafkopf2", 2, players=2).dump())
-    from pathlib import Path
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "table", str(path), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parent.parent)
-    # wait until it is searching (about 0.3 s of CPU time go to starting Python and imports)
-    deadline = time.monotonic() + 60
-    while proc.poll() is None and _cpu_seconds(proc.pid) < 1.5 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if proc.poll() is not None:
+    ran = _interrupt_when_searching(["table", str(path), "--json"], 1.5)
+    if ran is None:
         pytest.skip("the table was finished before the interrupt")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    if proc.returncode == 0:
-        pytest.skip("the table was finished before the interrupt")
-    assert proc.returncode == 130, err
+    code, out, err = ran
+    assert code == 130, err
     data = json.loads(out)
     assert data["exact"] is False and data["stopped"] == "interrupt"
     assert len(data["cells"]) <= data["cells_planned"]
