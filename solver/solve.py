@@ -24,8 +24,8 @@ from .deal import Deal
 from .ladder import possible_rungs
 from .lines import optimal_line, replay_line
 from .objectives import OBJECTIVES, SolverError, score_objective
-from .session import Session
 from .result import MoveValue, Result
+from .session import Session
 
 DEFAULT_TT_MEGABYTES = 64
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..anytime import Limits
 from ..cards import Card
 from ..deal import Deal, DealError
 from ..outcome import Rung
-from ..anytime import Limits
 from ..session import Session
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..anytime import Limits, Stopped
 from ..cards import Card
 from ..deal import Deal
 from ..ladder import forced_rung
-from ..anytime import Limits, Stopped
 from ..session import Session
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..anytime import Limits
 from ..cards import SUITS
 from ..deal import Deal, DealError, loads
-from ..anytime import Limits
 from ..outcome import Outcome
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 

@@ -30,10 +30,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ..anytime import Limits, Stopped
 from ..deal import Deal, loads
 from ..ladder import forced_rung
 from ..lines import optimal_line
-from ..anytime import Limits, Stopped
 from ..session import Session
 from ..tactics import Tactic, TacticError, get, make_view
 from ..tactics.loader import file_digest, load_file
