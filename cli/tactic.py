@@ -24,6 +24,7 @@ from solver.tactics import REGISTRY, TacticError
 from solver.tactics.loader import load_file
 
 from .common import EXIT_INPUT, EXIT_OTHER, RateBar, emit_json, parse_rule_overrides, rule_option
+from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 
 def fail(message: str, detail: str = "", code: int = EXIT_INPUT) -> NoReturn:
@@ -92,6 +93,11 @@ def report(summary: dict) -> str:
              tabulate(detail, headers=["tactic", "best-case regret", "random optimal", "random regret",
                                        "opposite optimal", "advice − random", "all cards advised",
                                        "deals never"], tablefmt="simple")]
+    left_out = [f"{t['tactic']}: {t['not_exact']['decisions']} decisions and {t['not_exact']['deals']} "
+                f"deals hit the limit and are left out of these figures"
+                for t in summary["tactics"] if "not_exact" in t]
+    if left_out:
+        parts += ["", "NOT EXACT (a limit was hit):", *left_out]
     if outcome:
         parts += ["", "Outcome changes (share of decisions, mean over the cards followed):",
                   tabulate(outcome, headers=["tactic", "advice: level lost", "advice: win lost",
@@ -200,9 +206,10 @@ def plot(records, tactics, summary: dict, path: str) -> bool:
 @click.option("--list", "list_only", is_flag=True, help="List the known tactics and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@limit_options
 def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, out,
                    cx_dir, cx_count, plot_path, until_width, jobs, dask_address, rules, list_only,
-                   as_json, quiet) -> None:
+                   as_json, quiet, node_limit, time_limit) -> None:
     """Test playing advice (tactics) against double-dummy perfect play.
 
     Each deal is walked along an optimal line; at each decision where a tactic applies
@@ -213,6 +220,11 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     with better/equal/worse counts and a Holm-corrected sign test, and with --objective
     score how often following the advice loses a level or a win.  NAME may be a pattern
     (schafkopf2.*).
+
+    --node-limit / --time-limit apply to each deal's optimal line and again to each
+    decision's card values: a deal or decision that hits them is left out of the
+    statistics, counted apart ("not exact" in the report, "not_exact" in the JSON), and the
+    exit status is 5.  Ctrl-C keeps the deals finished in --out and exits 130.
 
     \b
     Examples:
@@ -234,7 +246,8 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
         tactics = resolve(names, tactic_file)
     except TacticError as exc:
         fail(str(exc))
-    settings = StudySettings(names, objective, first, tactic_file)
+    settings = StudySettings(names, objective, first, tactic_file,
+                             limits=limits_of(node_limit, time_limit))
     try:
         overrides = parse_rule_overrides(rules)
     except click.ClickException as exc:
@@ -306,3 +319,5 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
             click.echo(text_histograms(records, tactics, summary))
     if run.failed:
         sys.exit(EXIT_OTHER)
+    if any("not_exact" in row for row in summary["tactics"]):
+        sys.exit(EXIT_PARTIAL)

@@ -9,7 +9,7 @@ table size gives the same count, run after run.  Times, of course, vary.
 Two measurements:
 
 - ``measure_value``: the exact value of the position, the way ``solver.solve`` starts
-  (``Searcher.start`` compiles the tables and sets the engine up, then ``Engine.value``);
+  (``Session`` compiles the tables and sets the engine up, then ``Engine.value``);
   the time includes that set-up;
 - ``measure_solve``: the whole ``solver.solve`` (value, every legal card scored, the forced
   outcome for ``objective="score"``, one optimal line).
@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable
 from ._search import Engine
 from .deal import Deal
 from .dealing import random_deal
-from .objectives import Searcher
+from .session import Session
 from .solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
 SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon")
@@ -111,9 +111,9 @@ def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measur
     started = time.perf_counter()
     position = deal.position()
     engine.new_search()
-    searcher = Searcher.start(deal, position, engine)       # setup clears the table
+    session = Session(deal, position, engine)       # setup clears the table
     engine.reset_nodes()
-    value = searcher.value()
+    value = session.value()
     seconds = time.perf_counter() - started
     return Measurement(seed, engine.nodes, seconds, None, value)
 
