@@ -48,10 +48,16 @@ class StudySettings:
     first: bool = False
     tactic_file: str | None = None
     tt_megabytes: int = 64
+    view: str = "double-dummy"        # or "player": each decision also from the mover's view
+    samples: int = 20                 # layouts per decision of the player's view
+    view_seed: int = 0                # seed of the player's view's sampling
 
     def fingerprint(self) -> str:
         digest = file_digest(self.tactic_file) if self.tactic_file else ""
-        return json.dumps([STUDY_VERSION, list(self.tactics), self.objective, self.first, digest])
+        key = [STUDY_VERSION, list(self.tactics), self.objective, self.first, digest]
+        if self.view == "player":
+            key += ["player", self.samples, self.view_seed]
+        return json.dumps(key)
 
 
 @dataclass(frozen=True)
@@ -162,8 +168,26 @@ def study_item(item_id: str, text: str, settings: StudySettings) -> tuple[str, d
     """One deal in a worker, with the worker's engine."""
     deal = loads(text, item_id)
     tactics = resolve(settings.tactics, settings.tactic_file)
-    return item_id, study_deal(deal, tactics, settings.objective, settings.first,
-                               worker_engine(settings.tt_megabytes))
+    record = study_deal(deal, tactics, settings.objective, settings.first,
+                        worker_engine(settings.tt_megabytes))
+    if settings.view == "player":
+        add_player_view(deal, record, settings)
+    return item_id, record
+
+
+def add_player_view(deal: Deal, record: dict, settings: StudySettings) -> None:
+    """Each decision of ``record`` judged again from what its mover could see there."""
+    from ..cards import parse_card
+    from ..tactics.base import play_to
+    from .tactic_view import decision_seed, player_view
+    line = [parse_card(t, deal.notation) for t in record["line"]]
+    text = deal.dump()
+    for decision in record["decisions"]:
+        here = deal.with_play(play_to(deal, line[:decision["ply"]]))
+        decision["player"] = player_view(here, decision["seat"], decision["cards"], settings.objective,
+                                         settings.samples,
+                                         decision_seed(settings.view_seed, text, decision["ply"]),
+                                         settings.tt_megabytes)
 
 
 # --- many deals ----------------------------------------------------------------------------------
@@ -396,6 +420,10 @@ def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: 
                             seed=key + ":vs_random", groups=deals).as_json(),
         "all_advised": len(scored) - len(with_opposite),
     }
+    from .tactic_view import summarise_view
+    player = summarise_view(scored, records, key)
+    if player is not None:
+        out["player"] = player
     if objective == "score":
         for part, level, win, subset in (("advice", "level_lost", "win_lost", scored),
                                          ("random", "random_level_lost", "random_win_lost", scored),
