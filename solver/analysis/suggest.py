@@ -32,11 +32,19 @@ Z95 = 1.959963984540054
 Row = tuple
 
 
-def score_layout(text: str, seat: int, objective: str, tt_megabytes: int) -> list[Row]:
-    """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side."""
+def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
+                 share: str | None = None) -> list[Row]:
+    """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side.
+
+    ``share`` names the information set the layout belongs to (``layout_set``): when this
+    worker's engine last solved a layout of the same set, the table entries valid for every
+    layout are kept (``Engine.next_layout``), else the table starts empty."""
     from ..solve import solve
     deal = loads(text, "<layout>")
-    result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes))
+    engine = worker_engine(tt_megabytes)
+    if share is not None:
+        engine.next_layout(share)       # clears the table, or keeps only what every layout shares
+    result = solve(deal, objective=objective, engine=engine, keep_tt=share is not None)
     side = (seat - 1) % 2
     rows = []
     for move in result.moves:
@@ -44,6 +52,13 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int) -> lis
         rows.append((move.card.text(deal.notation), move.totals[side], move.totals[1 - side],
                      _level_label(move.level, move.winner, side), rank, move.optimal))
     return rows
+
+
+def layout_set(info: InfoSet, objective: str) -> str:
+    """A name for the layouts of ``info`` under ``objective`` (what ``score_layout`` shares)."""
+    import hashlib
+    text = f"{info.seat}\0{objective}\0{info.deal.dump()}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _level_label(level: str | None, winner: int | None, side: int) -> str | None:
@@ -54,10 +69,12 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
     return f"{level} ({'own side' if winner - 1 == side else 'other side'})"
 
 
-def _scores(jobs: list[tuple[str, int]], objective: str, tt_megabytes: int, workers: int,
+def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
             dask_address: str | None) -> Iterator[tuple[int, list[Row]]]:
-    """(index, rows) for every (deal text, seat), in the order solved; one engine per worker."""
-    calls = [(i, (text, seat, objective, tt_megabytes)) for i, (text, seat) in enumerate(jobs)]
+    """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
+    per worker."""
+    calls = [(i, (job[0], job[1], objective, tt_megabytes) + tuple(job[2:]))
+             for i, job in enumerate(jobs)]
     for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
         if isinstance(rows, BaseException):
@@ -186,19 +203,22 @@ def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | 
 def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: bool | None = None,
             objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
             tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
-            progress: Callable[[int, int], None] | None = None) -> Suggestion:
-    """Advice for the seat of ``info`` (it must be to move)."""
+            progress: Callable[[int, int], None] | None = None,
+            share_tables: bool = True) -> Suggestion:
+    """Advice for the seat of ``info`` (it must be to move).  ``share_tables``: a worker keeps
+    the table entries valid for every layout from one layout to the next (``score_layout``)."""
     started = time.perf_counter()
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
-    results = solve_layouts([(t, info.seat) for t in texts], objective, jobs, dask_address,
+    share = layout_set(info, objective) if share_tables else None
+    results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
                             tt_megabytes, progress)
     advice = aggregate(results, is_exact, objective)
     return Suggestion(info, advice, count, "exact" if is_exact else "samples",
                       None if is_exact else seed, objective, time.perf_counter() - started)
 
 
-def solve_layouts(jobs: list[tuple[str, int]], objective: str, workers: int | None,
+def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
                   progress: Callable[[int, int], None] | None = None) -> list[list[Row]]:
     """Every (deal text, seat) scored, in order; local cores by default."""
@@ -253,8 +273,9 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             steps.append((t + 1, seat, card, info, layouts, is_exact))
     jobs_list, owner = [], []
     for n, (_, seat, _, info, layouts, _) in enumerate(steps):
+        share = layout_set(info, objective)
         for layout in layouts:
-            jobs_list.append((info.fill(layout).dump(), seat))
+            jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
     rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress)
     grouped: list[list] = [[] for _ in steps]

@@ -27,7 +27,7 @@ import hashlib
 
 from ..deal import Deal
 from ..view import count_layouts, every_layout, information, sample_layouts
-from .suggest import aggregate, score_layout
+from .suggest import aggregate, layout_set, score_layout
 
 TOLERANCE = 1e-9
 
@@ -47,7 +47,9 @@ def player_view(deal_here: Deal, seat: int, cards: list[str], objective: str, sa
     count = count_layouts(info)
     exact = count <= samples
     layouts = list(every_layout(info)) if exact else sample_layouts(info, samples, seed)
-    rows = [score_layout(info.fill(layout).dump(), seat, objective, tt_megabytes) for layout in layouts]
+    share = layout_set(info, objective)
+    rows = [score_layout(info.fill(layout).dump(), seat, objective, tt_megabytes, share)
+            for layout in layouts]
     advice = aggregate(rows, exact, objective)
     by_card = {v.card: v for v in advice.cards}
     if set(by_card) != set(cards):
