@@ -245,6 +245,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
       stich tactic 'schafkopf2.bare_ten.*' --game schafkopf2 --deals 200 --where "some seat holds a bare ten"
       stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png
       stich tactic my_rule --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
+      stich tactic 'scharwenzel.*' --game scharwenzel --deals 200 --view player --samples 20
     """
     try:
         extra = load_file(tactic_file) if tactic_file else {}
