@@ -31,6 +31,7 @@ cdef class Engine:
     cdef Undo undo[MAXPLY]
     cdef readonly int megabytes
     cdef bint goal_ready
+    cdef readonly object layouts_of     # the information set whose layouts the table serves
 
     def __cinit__(self, int tt_megabytes=64):
         if tt_megabytes < 1:
@@ -73,6 +74,7 @@ cdef class Engine:
             raise ValueError("stock too long")
         if not keep_tt:
             tt_clear(&self.s.tt)
+            self.layouts_of = None
         c.nseats = n
         for i in range(n):
             c.side[i] = t["side"][i]
@@ -223,7 +225,22 @@ cdef class Engine:
     def clear(self):
         """Forget everything learnt: transposition table and history."""
         tt_clear(&self.s.tt)
+        self.layouts_of = None
         self.s.c.nodes = 0
+
+    def next_layout(self, token):
+        """Prepare the table for another hidden layout of the information set ``token`` (any
+        hashable naming it: same rules, cards played and cards seen; then ``setup`` with
+        ``keep_tt``).  If the table last served a layout of the same set, the entries valid for
+        every layout are kept (canonical keys once no stock card is left: they name who holds
+        each card in play and the piles); all others are forgotten.  Returns whether any were
+        kept."""
+        if token is not None and token == self.layouts_of:
+            tt_next_layout(&self.s.tt)
+            return True
+        tt_clear(&self.s.tt)
+        self.layouts_of = token
+        return False
 
     def new_search(self):
         """Start a new generation: older entries are replaced first."""

@@ -37,12 +37,20 @@ class NoExactLayout(RuntimeError):
 
 
 def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
-                 limits=None) -> list[Row] | None:
+                 limits=None, share: str | None = None) -> list[Row] | None:
     """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side;
-    None when ``limits`` (for this layout) were hit.  Ctrl-C is passed on."""
+    None when ``limits`` (for this layout) were hit.  Ctrl-C is passed on.
+
+    ``share`` names the information set the layout belongs to (``layout_set``): when this
+    worker's engine last solved a layout of the same set, the table entries valid for every
+    layout are kept (``Engine.next_layout``), else the table starts empty."""
     from ..solve import solve
     deal = loads(text, "<layout>")
-    result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes), limits=limits)
+    engine = worker_engine(tt_megabytes)
+    if share is not None:
+        engine.next_layout(share)       # clears the table, or keeps only what every layout shares
+    result = solve(deal, objective=objective, engine=engine, keep_tt=share is not None,
+                   limits=limits)
     if result.stopped == "interrupt":
         raise KeyboardInterrupt
     if not result.exact:
@@ -56,6 +64,13 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     return rows
 
 
+def layout_set(info: InfoSet, objective: str) -> str:
+    """A name for the layouts of ``info`` under ``objective`` (what ``score_layout`` shares)."""
+    import hashlib
+    text = f"{info.seat}\0{objective}\0{info.deal.dump()}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _level_label(level: str | None, winner: int | None, side: int) -> str | None:
     if level is None:
         return None
@@ -64,10 +79,12 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
     return f"{level} ({'own side' if winner - 1 == side else 'other side'})"
 
 
-def _scores(jobs: list[tuple[str, int]], objective: str, tt_megabytes: int, workers: int,
+def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
             dask_address: str | None, limits=None) -> Iterator[tuple[int, list[Row] | None]]:
-    """(index, rows) for every (deal text, seat), in the order solved; one engine per worker."""
-    calls = [(i, (text, seat, objective, tt_megabytes, limits)) for i, (text, seat) in enumerate(jobs)]
+    """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
+    per worker."""
+    calls = [(i, (job[0], job[1], objective, tt_megabytes, limits) + tuple(job[2:]))
+             for i, job in enumerate(jobs)]
     for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
         if isinstance(rows, BaseException):
@@ -201,14 +218,18 @@ def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | 
 def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: bool | None = None,
             objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
             tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
-            progress: Callable[[int, int], None] | None = None, limits=None) -> Suggestion:
+            progress: Callable[[int, int], None] | None = None, limits=None,
+            share_tables: bool = True) -> Suggestion:
     """Advice for the seat of ``info`` (it must be to move).  ``limits`` apply to each
     layout: a layout that hits them is left out of the figures and counted
-    (``Suggestion.left_out``); ``NoExactLayout`` if every layout hit them."""
+    (``Suggestion.left_out``); ``NoExactLayout`` if every layout hit them.  ``share_tables``:
+    a worker keeps the table entries valid for every layout from one layout to the next
+    (``score_layout``)."""
     started = time.perf_counter()
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
-    results = solve_layouts([(t, info.seat) for t in texts], objective, jobs, dask_address,
+    share = layout_set(info, objective) if share_tables else None
+    results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
                             tt_megabytes, progress, limits)
     kept = [rows for rows in results if rows is not None]
     if not kept:
@@ -220,7 +241,7 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
                       len(results) - len(kept))
 
 
-def solve_layouts(jobs: list[tuple[str, int]], objective: str, workers: int | None,
+def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
                   progress: Callable[[int, int], None] | None = None,
                   limits=None) -> list[list[Row] | None]:
@@ -277,8 +298,9 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             steps.append((t + 1, seat, card, info, layouts, is_exact))
     jobs_list, owner = [], []
     for n, (_, seat, _, info, layouts, _) in enumerate(steps):
+        share = layout_set(info, objective)
         for layout in layouts:
-            jobs_list.append((info.fill(layout).dump(), seat))
+            jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
     rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress)
     grouped: list[list] = [[] for _ in steps]

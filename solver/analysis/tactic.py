@@ -52,12 +52,17 @@ class StudySettings:
     tactic_file: str | None = None
     tt_megabytes: int = 64
     limits: Limits | None = None        # for each deal's line and again for each decision
+    view: str = "double-dummy"        # or "player": each decision also from the mover's view
+    samples: int = 20                 # layouts per decision of the player's view
+    view_seed: int = 0                # seed of the player's view's sampling
 
     def fingerprint(self) -> str:
         digest = file_digest(self.tactic_file) if self.tactic_file else ""
         key = [STUDY_VERSION, list(self.tactics), self.objective, self.first, digest]
         if self.limits is not None and self.limits.any:     # without limits: as before
             key.append([self.limits.nodes, self.limits.seconds])
+        if self.view == "player":
+            key += ["player", self.samples, self.view_seed]
         return json.dumps(key)
 
 
@@ -193,8 +198,29 @@ def study_item(item_id: str, text: str, settings: StudySettings) -> tuple[str, d
     """One deal in a worker, with the worker's engine."""
     deal = loads(text, item_id)
     tactics = resolve(settings.tactics, settings.tactic_file)
-    return item_id, study_deal(deal, tactics, settings.objective, settings.first,
-                               worker_engine(settings.tt_megabytes), settings.limits)
+    record = study_deal(deal, tactics, settings.objective, settings.first,
+                        worker_engine(settings.tt_megabytes), settings.limits)
+    if settings.view == "player":
+        add_player_view(deal, record, settings)
+    return item_id, record
+
+
+def add_player_view(deal: Deal, record: dict, settings: StudySettings) -> None:
+    """Each decision of ``record`` judged again from what its mover could see there (not the
+    decisions whose card values a limit left unknown: they are counted apart already)."""
+    from ..cards import parse_card
+    from ..tactics.base import play_to
+    from .tactic_view import decision_seed, player_view
+    line = [parse_card(t, deal.notation) for t in record["line"]]
+    text = deal.dump()
+    for decision in record["decisions"]:
+        if decision.get("exact", True) is False:
+            continue
+        here = deal.with_play(play_to(deal, line[:decision["ply"]]))
+        decision["player"] = player_view(here, decision["seat"], decision["cards"], settings.objective,
+                                         settings.samples,
+                                         decision_seed(settings.view_seed, text, decision["ply"]),
+                                         settings.tt_megabytes)
 
 
 # --- many deals ----------------------------------------------------------------------------------
@@ -442,6 +468,10 @@ def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: 
     deals_out, decisions_out = unscored(mine, tactic.name)
     if deals_out or decisions_out:          # a limit was hit: said, and left out of the figures
         out["not_exact"] = {"deals": deals_out, "decisions": decisions_out}
+    from .tactic_view import summarise_view
+    player = summarise_view(scored, records, key)
+    if player is not None:
+        out["player"] = player
     if objective == "score":
         for part, level, win, subset in (("advice", "level_lost", "win_lost", scored),
                                          ("random", "random_level_lost", "random_win_lost", scored),

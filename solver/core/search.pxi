@@ -95,6 +95,14 @@ cdef inline void position_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     absolute_key(c, ka, kb, kc)
 
 
+cdef inline bint portable(Ctx* c, uint32_t kc) noexcept nogil:
+    """Whether an entry under this key holds for every layout of an information set, not only
+    for this deal: a canonical key names the owner of every card in play and the piles, but
+    not the order of a stock, so only once no stock card is left.  (Absolute keys assume the
+    deal's hands.)"""
+    return (kc & CANON_FLAG) != 0 and c.stock_rest == 0
+
+
 cdef inline int move_to_entry(Ctx* c, uint32_t kc, int card) noexcept nogil:
     """Canonical entries remember the best card by its place among the cards in play."""
     if kc & CANON_FLAG:
@@ -464,7 +472,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             lo = best
             hi = best
         tt_store(tt, ka, kb, kc, lo, hi, move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                 c.tricks_left)
+                 c.tricks_left, portable(c, kc))
     return best
 
 
