@@ -44,6 +44,7 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
         self.megabytes = tt_megabytes
         self.s.c.use_tt = 1
+        self.s.c.use_etc = ETC_FROM
         self.s.c.use_merge = 1
         self.s.c.use_bounds = 1
         self.s.c.use_order = 1
@@ -198,7 +199,8 @@ cdef class Engine:
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
                  etc=None):
-        """Turn single techniques off (or on again) to measure what each one is worth."""
+        """Turn single techniques off (or on again) to measure what each one is worth.
+        ``etc``: True or False, or from how many tricks left it is used (default ETC_FROM)."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
             c.use_tt = 1 if tt else 0
@@ -213,7 +215,7 @@ cdef class Engine:
         if canon is not None:
             c.use_canon = 1 if canon else 0
         if etc is not None:
-            c.use_etc = int(etc)
+            c.use_etc = (ETC_FROM if etc else 0) if isinstance(etc, bool) else int(etc)
 
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),

@@ -45,16 +45,16 @@ cdef extern from *:
     void st_free_table(void* p, size_t bytes) noexcept nogil
     void st_prefetch(const void* p) noexcept nogil
 
-ctypedef struct TTEntry:
+ctypedef struct TTEntry:     # 32 bytes: a bucket of TT_WAYS entries is two whole cache lines
     uint64_t key_a          # every card still in play
     uint64_t key_b          # who holds what where the cards change hands (stock games)
     uint32_t key_c          # leader, suit lengths of a canonical key, search mode
     int16_t lo              # the remaining value is >= lo ...
     int16_t hi              # ... and <= hi
+    uint16_t epoch          # the entry is valid only in the table's current epoch
     uint8_t move            # best card found here (move ordering)
     uint8_t depth           # tricks left: what the entry cost to find; 0 = empty
     uint8_t gen             # search generation, for replacement
-    uint16_t epoch          # the entry is valid only in the table's current epoch
     uint8_t pad[3]
 
 cdef enum:
