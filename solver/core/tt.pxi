@@ -45,17 +45,17 @@ cdef extern from *:
     void st_free_table(void* p, size_t bytes) noexcept nogil
     void st_prefetch(const void* p) noexcept nogil
 
-ctypedef struct TTEntry:
+ctypedef struct TTEntry:     # 32 bytes: a bucket of TT_WAYS entries is two whole cache lines
     uint64_t key_a          # every card still in play
     uint64_t key_b          # who holds what where the cards change hands (stock games)
     uint32_t key_c          # leader, suit lengths of a canonical key, search mode
     int16_t lo              # the remaining value is >= lo ...
     int16_t hi              # ... and <= hi
+    uint16_t epoch          # the entry is valid only in the table's current epoch ...
     uint8_t move            # best card found here (move ordering)
     uint8_t depth           # tricks left: what the entry cost to find; 0 = empty
     uint8_t gen             # search generation, for replacement
-    uint16_t epoch          # the entry is valid only in the table's current epoch ...
-    uint8_t shared          # ... or, if set, since ``shared_from`` (valid for every layout)
+    uint8_t shared          # set: valid since ``shared_from`` too (valid for every layout)
     uint8_t pad[2]
 
 cdef enum:
