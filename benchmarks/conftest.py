@@ -92,7 +92,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                                               "max ms", "median nodes", "p90 nodes", "total nodes",
                                               "total s"],
                                colalign=("left", "left") + ("right",) * 8, disable_numparse=True))
-        tr.write_line("value: Searcher.start + Engine.value (set-up included); solve: solver.solve "
+        tr.write_line("value: Session set-up + Engine.value (set-up included); solve: solver.solve "
                       "(objective score: value, every card, outcome, line); cards: solver.solve "
                       "with objective total (what DDS computes with solutions=3, plus a line); "
                       "(vs DDS): timed alternately with DDS, deal by deal; table: "

@@ -2,7 +2,9 @@
 
 Target (issue 10): under 5 s per decision on two cores.  Each layout is a whole-deal solve
 with every legal card scored, so this is about 100 full solves split over the workers.
-Run: ``pytest benchmarks/test_suggest.py`` (set STICH_SUGGEST_K to try another K).
+Run: ``pytest benchmarks/test_suggest.py`` (set STICH_SUGGEST_K to try another K).  The layouts
+of a worker share the table entries valid for every layout (``Engine.next_layout``); the second
+benchmark measures what that saves, in nodes.
 """
 
 from __future__ import annotations
@@ -27,16 +29,71 @@ def test_suggest_first_decision(bench, game):
     timing = {}
 
     def go():
+        import resource
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         result = suggest(info, samples=K, seed=1, jobs=2, objective="score")
         timing["seconds"] = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)     # the workers, joined by now
+        timing["cpu"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         return result
 
     bench.group = "suggest"
     result = bench.pedantic(go, rounds=1, iterations=1)
     bench.extra_info.update({"layouts": result.advice.layouts, "seconds": timing["seconds"],
                              "per_layout_ms": 1000 * timing["seconds"] / result.advice.layouts,
-                             "best": result.advice.best})
+                             "worker_cpu_seconds": timing["cpu"], "best": result.advice.best})
+    # the workers' CPU time is what two idle cores would need between them (load inflates the
+    # wall time, much less the CPU time)
     print(f"\n{game}: {K} layouts in {timing['seconds']:.1f} s "
-          f"({1000 * timing['seconds'] / K:.0f} ms per layout, 2 workers); play {result.advice.best}")
+          f"({1000 * timing['seconds'] / K:.0f} ms per layout, 2 workers); workers' CPU "
+          f"{timing['cpu']:.1f} s ({1000 * timing['cpu'] / K:.0f} ms per layout, "
+          f"{timing['cpu'] / 2:.1f} s per decision on two idle cores); play {result.advice.best}")
     assert result.advice.layouts == K
+
+
+SHARING = {"schafkopf2": ("examples/schafkopf2-deal.toml", (0, 8, 16)),
+           "elfern": ("examples/elfern-deal.toml", (0, 10, 24))}
+
+
+@pytest.mark.parametrize("game", list(SHARING))
+def test_suggest_table_sharing_nodes(bench, game):
+    """Node counts of K = 20 layouts solved one after another on one engine, the table shared
+    between layouts (``Engine.next_layout``) or cleared for each, at decisions along the
+    optimal line (plies 0, 8-10, 16-24).  Deterministic, unlike the times: the measure of what
+    sharing saves."""
+    from solver.analysis.suggest import layout_set
+    from solver.deal import loads
+    from solver.solve import new_engine, solve
+    from solver.tactics.base import play_to
+    from solver.view import information, sample_layouts
+    path, plies = SHARING[game]
+    deal = loads(open(path, encoding="utf-8").read(), path)
+    line = solve(deal, objective="score").line
+    rows = {}
+
+    def go():
+        for ply in plies:
+            here = deal.with_play(play_to(deal, list(line[:ply])))
+            info = information(here, here.position().to_move + 1)
+            layouts = sample_layouts(info, 20, 1)
+            counts = []
+            for shared in (False, True):
+                engine, nodes, started = new_engine(64), 0, time.perf_counter()
+                for layout in layouts:
+                    if shared:
+                        engine.next_layout(layout_set(info, "score"))
+                    nodes += solve(info.fill(layout), objective="score", engine=engine,
+                                   keep_tt=shared).nodes
+                counts.append((nodes, time.perf_counter() - started))
+            rows[ply] = {"fresh_nodes": counts[0][0], "shared_nodes": counts[1][0],
+                         "ratio": counts[1][0] / counts[0][0], "fresh_s": counts[0][1],
+                         "shared_s": counts[1][1]}
+
+    bench.group = "suggest-sharing"
+    bench.pedantic(go, rounds=1, iterations=1)
+    bench.extra_info.update({str(k): v for k, v in rows.items()})
+    for ply, r in rows.items():
+        print(f"\n{game} ply {ply}: 20 layouts, nodes fresh {r['fresh_nodes']:,} shared "
+              f"{r['shared_nodes']:,} ({r['ratio']:.3f}); {r['fresh_s']:.1f} s vs {r['shared_s']:.1f} s")
+    assert all(r["shared_nodes"] <= r["fresh_nodes"] for r in rows.values())

@@ -42,3 +42,33 @@ def test_tactic_decisions_per_second(bench, game):
           f"{stats['decisions'] / stats['seconds']:.1f} decisions/s, "
           f"{stats['deals'] / stats['seconds']:.2f} deals/s")
     assert stats["decisions"] > 0
+
+
+VIEW_CASES = {"scharwenzel": (10, None), "schafkopf2": (1, "some seat holds a bare ten"), "elfern": (1, None)}
+
+
+@pytest.mark.parametrize("game", list(VIEW_CASES))
+def test_tactic_player_view_decisions_per_second(bench, game):
+    """``stich tactic --view player --samples 20``: each decision also solved on 20 layouts of
+    the mover's information set (one worker)."""
+    from solver.analysis.tactic import StudySettings, study_item
+    count, where = VIEW_CASES[game]
+    accept = parse_constraint(where, game) if where else None
+    deals = [d.deal for d in generate_deals(game, 77, count, accept=accept)]
+    names = tuple(t.name for t in builtin(game))
+    settings = StudySettings(names, "score", view="player", samples=20)
+    stats = {}
+
+    def go():
+        started = time.perf_counter()
+        decisions = sum(len(study_item(str(k), deal.dump(), settings)[1]["decisions"])
+                        for k, deal in enumerate(deals))
+        seconds = time.perf_counter() - started
+        stats.update(decisions=decisions, seconds=seconds, deals=len(deals))
+
+    bench.group = "tactic-view"
+    bench.pedantic(go, rounds=1, iterations=1)
+    bench.extra_info.update(stats, decisions_per_second=stats["decisions"] / stats["seconds"])
+    print(f"\n{game} --view player: {stats['decisions']} decisions in {stats['seconds']:.1f} s = "
+          f"{stats['decisions'] / stats['seconds']:.2f} decisions/s")
+    assert stats["decisions"] > 0

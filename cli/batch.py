@@ -8,13 +8,14 @@ from typing import NoReturn
 
 import click
 
-from solver.analysis.batch import BatchError, collect_items, run_batch, summary
+from solver.analysis.batch import BatchError, collect_items, is_partial, run_batch, summary
 from solver.deal import DealError
 from solver.dealing import NoDealFound
 from solver.games import OptionError
 
 from .common import (EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OTHER, RateBar, objective_option,
                      parse_rule_overrides, rule_option, tt_option)
+from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
@@ -45,9 +46,11 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
                    "only at the end (a killed run never loses written lines; fsync is for OS "
                    "crashes and power loss).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@limit_options
 def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, jobs: int | None,
                   dask_address: str | None, objective: str, rules: tuple[str, ...], tt_mb: int,
-                  no_moves: bool, fsync: str, quiet: bool) -> None:
+                  no_moves: bool, fsync: str, quiet: bool, node_limit: int | None,
+                  time_limit: float | None) -> None:
     """Solve many deals: every *.toml in each DIR (or each FILE) and the --generate'd ones.
 
     One JSON line per deal is appended to --out as soon as the deal is solved:
@@ -63,6 +66,12 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
     dropped lines go to OUT.dropped), and only the missing deals are solved.  Each
     line is one write(2) from the parent, the only writer; the file is locked while
     a run writes it.
+
+    --node-limit / --time-limit apply to each deal: a deal that hits them gets a line
+    whose result says "exact": false with the bounds proven (as `stich solve --json`) and
+    whose "limits" record them; such lines are kept on resume only by a run with the same
+    limits, are left out of the summary tables (counted apart), and make the exit status 5.
+    Ctrl-C keeps every finished line and exits 130.
 
     --rule applies to the deals whose game has that option.  A summary table of
     totals and outcomes per game is printed at the end, a progress bar with rate and
@@ -97,7 +106,8 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
     try:
         run = run_batch(items, out, jobs=jobs or os.cpu_count() or 1, objective=objective,
                         with_moves=not no_moves, tt_megabytes=tt_mb, dask_address=dask_address,
-                        fsync=fsync, progress=bar, on_error=on_error)
+                        fsync=fsync, progress=bar, on_error=on_error,
+                        limits=limits_of(node_limit, time_limit))
     except BatchError as exc:
         bar.close()
         fail(str(exc))
@@ -126,6 +136,8 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
         sys.exit(EXIT_OTHER)
     if run.invalid:
         sys.exit(EXIT_INPUT)
+    if any(is_partial(run.records[item.id]) for item in items if item.id in run.records):
+        sys.exit(EXIT_PARTIAL)
 
 
 def _lines(count: int, what: str) -> str:

@@ -40,6 +40,12 @@ def limits_of(node_limit: int | None, time_limit: float | None) -> Limits:
     return Limits(nodes=node_limit, seconds=time_limit)
 
 
+def exit_if_partial(exact: bool, stopped: str | None) -> None:
+    """After a partial answer was printed: exit 130 if Ctrl-C stopped it, else EXIT_PARTIAL."""
+    if not exact:
+        raise SystemExit(130 if stopped == "interrupt" else EXIT_PARTIAL)
+
+
 def search_progress(deal, quiet: bool = False) -> Callable[[object], None] | None:
     """A callback for ``solver.solve(progress=...)`` that shows the proven bounds on standard
     error once a search has run for a second, on a terminal only."""

@@ -8,6 +8,7 @@ from solver.analysis.puzzle import GOAL_HELP, solve_puzzle
 from solver.report import puzzle_json, puzzle_report
 
 from .common import deal_argument, emit_json, json_option, read_deal, rule_option, tt_option
+from .limits import exit_if_partial, limit_options, limits_of
 
 
 @click.command("puzzle")
@@ -18,14 +19,20 @@ from .common import deal_argument, emit_json, json_option, read_deal, rule_optio
 @rule_option
 @json_option
 @tt_option
+@limit_options
 def puzzle_command(deal_file: str, goal: str, side: int | None, rules: tuple[str, ...], as_json: bool,
-                   tt_mb: int) -> None:
+                   tt_mb: int, node_limit: int | None, time_limit: float | None) -> None:
     """Check the puzzle in FILE: can the side reach GOAL against every defence?
 
     Prints the verdict, the key move(s), the failing first moves, the main line with the
     defence's best tries, and for an unreachable goal a refutation of every first move.
     Equivalent cards count as one move.  Exit status: 0 sound (exactly one key move),
-    3 cooked (several key moves), 4 goal unreachable, 2 bad input.
+    3 cooked (several key moves), 4 goal unreachable, 2 bad input, 5 partial, 130 Ctrl-C.
+
+    --node-limit / --time-limit are one budget for the whole puzzle.  Past it the answer
+    holds only what is proven: the verdict (or "unknown" when the goal itself was not
+    decided), the first moves proven keys or failing, those not decided listed apart, and
+    "exact": false in the JSON; the exit status is then 5 (130 after Ctrl-C).
 
     \b
     Examples:
@@ -34,9 +41,11 @@ def puzzle_command(deal_file: str, goal: str, side: int | None, rules: tuple[str
       stich puzzle examples/elfern-ending.toml --goal "honours>=11" --side 2
     """
     deal = read_deal(deal_file, rules)
-    result = solve_puzzle(deal, goal, None if side is None else side - 1, tt_megabytes=tt_mb)
+    result = solve_puzzle(deal, goal, None if side is None else side - 1, tt_megabytes=tt_mb,
+                          limits=limits_of(node_limit, time_limit))
     if as_json:
         emit_json(puzzle_json(result))
     else:
         click.echo(puzzle_report(result))
+    exit_if_partial(result.exact, result.stopped)
     raise SystemExit(result.exit_code)

@@ -8,6 +8,7 @@ from solver.analysis.replay import replay
 from solver.report import replay_json, replay_report
 
 from .common import InputError, deal_argument, emit_json, json_option, progress_bar, read_deal, rule_option, tt_option
+from .limits import exit_if_partial, limit_options, limits_of
 
 
 @click.command("replay")
@@ -23,8 +24,10 @@ from .common import InputError, deal_argument, emit_json, json_option, progress_
 @click.option("--seed", type=int, default=0, show_default=True, help="--view player: sampling seed.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="--view player: worker processes (default: all cores).")
+@limit_options
 def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb: int, view: str,
-                   samples: int, seed: int, jobs: int | None) -> None:
+                   samples: int, seed: int, jobs: int | None, node_limit: int | None,
+                   time_limit: float | None) -> None:
     """Analyse the cards actually played in FILE's `play`, like a bridge play analysis.
 
     For every card: the double-dummy totals before and after it, what it cost its side (a
@@ -32,6 +35,11 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     (a win thrown away, a Schneider let go).  With --view player, beside it the player's
     view: the card judged by its expected total over the hidden layouts its player could
     not tell apart (a card that loses double-dummy may still be the best guess).
+
+    --node-limit / --time-limit are one budget for the whole double-dummy replay: when it
+    runs out, the cards analysed so far are shown (exact) and the rest are not analysed,
+    the JSON says "exact": false, and the command exits 5 (the player's view is then
+    skipped).  Ctrl-C likewise prints the cards finished and exits 130.
 
     \b
     Examples:
@@ -43,9 +51,10 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     if not deal.play:
         raise InputError(f"{deal.source}: play: there is no play to replay (add a `play` list)")
     with progress_bar("replay", as_json) as update:
-        result = replay(deal, tt_megabytes=tt_mb, progress=update)
+        result = replay(deal, tt_megabytes=tt_mb, progress=update,
+                        limits=limits_of(node_limit, time_limit))
     judgements = None
-    if view == "player":
+    if view == "player" and result.exact:
         from solver.analysis.suggest import judge_play
         with progress_bar("player's view", as_json) as update:
             judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
@@ -62,3 +71,4 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
             from solver.analysis.suggest import judgement_report
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
+    exit_if_partial(result.exact, result.stopped)

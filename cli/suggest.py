@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.suggest import suggest, suggest_json, suggest_report
+from solver.analysis.suggest import NoExactLayout, suggest, suggest_json, suggest_report
 from solver.view import EXACT_LIMIT, read_view
 
 from .common import (InputError, deal_argument, emit_json, json_option, objective_option,
                      parse_rule_overrides, progress_bar, rule_option, tt_option)
+from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 
 @click.command("suggest")
@@ -29,9 +30,11 @@ from .common import (InputError, deal_argument, emit_json, json_option, objectiv
 @rule_option
 @json_option
 @tt_option
+@limit_options
 def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed: int, exact: bool,
                     objective: str, jobs: int | None, dask_address: str | None,
-                    rules: tuple[str, ...], as_json: bool, tt_mb: int) -> None:
+                    rules: tuple[str, ...], as_json: bool, tt_mb: int, node_limit: int | None,
+                    time_limit: float | None) -> None:
     """Which card to play from what a seat can see (the player's view, single dummy).
 
     Every hidden layout consistent with the seat's information is solved exactly with every
@@ -51,6 +54,11 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     Played cards are named where they came from.  A void shown by a failure to follow
     (where following is compulsory) is respected in every layout.
 
+    --node-limit / --time-limit apply to each layout: a layout that hits them is left out
+    of the figures and counted apart ("NOT EXACT" in the report; "exact": false and
+    "layouts_left_out" in the JSON), and the exit status is 5; if every layout hits them
+    there is no advice (exit 5).  Ctrl-C exits 130.
+
     \b
     Examples:
       stich suggest examples/scharwenzel-ending.toml --seat 3
@@ -65,11 +73,18 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
         raise InputError(f"{deal_file}: play: the deal is over, there is no card to suggest")
     if to_move != info.seat:
         raise InputError(f"{deal_file}: --seat: seat {info.seat} is not to move (seat {to_move} is)")
-    with progress_bar("layouts", as_json) as update:
-        result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
-                         objective=objective, jobs=jobs, dask_address=dask_address,
-                         tt_megabytes=tt_mb, progress=update)
+    try:
+        with progress_bar("layouts", as_json) as update:
+            result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
+                             objective=objective, jobs=jobs, dask_address=dask_address,
+                             tt_megabytes=tt_mb, progress=update,
+                             limits=limits_of(node_limit, time_limit))
+    except NoExactLayout as exc:
+        click.echo(f"stich: {exc} (raise --node-limit or --time-limit)", err=True)
+        raise SystemExit(EXIT_PARTIAL) from None
     if as_json:
         emit_json(suggest_json(result))
     else:
         click.echo(suggest_report(result))
+    if not result.exact:
+        raise SystemExit(EXIT_PARTIAL)

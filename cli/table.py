@@ -8,6 +8,7 @@ from solver.analysis.table import dd_table
 from solver.report import table_json, table_report
 
 from .common import deal_argument, emit_json, json_option, objective_option, progress_bar, read_deal, rule_option, tt_option
+from .limits import exit_if_partial, limit_options, limits_of
 
 
 @click.command("table")
@@ -16,13 +17,19 @@ from .common import deal_argument, emit_json, json_option, objective_option, pro
 @objective_option
 @json_option
 @tt_option
-def table_command(deal_file: str, rules: tuple[str, ...], objective: str, as_json: bool, tt_mb: int) -> None:
+@limit_options
+def table_command(deal_file: str, rules: tuple[str, ...], objective: str, as_json: bool, tt_mb: int,
+                  node_limit: int | None, time_limit: float | None) -> None:
     """The double-dummy table of the deal in FILE (like the bridge solver's DD table).
 
     Scharwenzel: the tricks and the deal score for every trump suit and every first leader,
     the trump each seat should name as declarer, and the matadors under each trump.
     Two-handed Schafkopf: the card points and outcome under each trump of the card17 mode.
     The table is of the deal as dealt: cards in `play` are not played.
+
+    --node-limit / --time-limit apply to each cell: a cell that hits them shows only what is
+    proven (the totals as low..high ranges, the outcome levels still possible), the JSON says
+    "exact": false, and the command exits 5.  Ctrl-C prints the cells finished (exit 130).
 
     \b
     Examples:
@@ -32,8 +39,10 @@ def table_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     """
     deal = read_deal(deal_file, rules)
     with progress_bar("table", as_json) as update:
-        table = dd_table(deal, tt_megabytes=tt_mb, objective=objective, progress=update)
+        table = dd_table(deal, tt_megabytes=tt_mb, objective=objective, progress=update,
+                         limits=limits_of(node_limit, time_limit))
     if as_json:
         emit_json(table_json(table))
     else:
         click.echo(table_report(table))
+    exit_if_partial(table.exact, table.stopped)

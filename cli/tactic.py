@@ -24,6 +24,7 @@ from solver.tactics import REGISTRY, TacticError
 from solver.tactics.loader import load_file
 
 from .common import EXIT_INPUT, EXIT_OTHER, RateBar, emit_json, parse_rule_overrides, rule_option
+from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 
 def fail(message: str, detail: str = "", code: int = EXIT_INPUT) -> NoReturn:
@@ -92,6 +93,23 @@ def report(summary: dict) -> str:
              tabulate(detail, headers=["tactic", "best-case regret", "random optimal", "random regret",
                                        "opposite optimal", "advice − random", "all cards advised",
                                        "deals never"], tablefmt="simple")]
+    left_out = [f"{t['tactic']}: {t['not_exact']['decisions']} decisions and {t['not_exact']['deals']} "
+                f"deals hit the limit and are left out of these figures"
+                for t in summary["tactics"] if "not_exact" in t]
+    if left_out:
+        parts += ["", "NOT EXACT (a limit was hit):", *left_out]
+    view = [t for t in summary["tactics"] if t.get("player", {}).get("decisions")]
+    if view:
+        parts += ["", "Player's view (expected over the hidden layouts the mover cannot tell apart; "
+                      "bias = double-dummy − player's view, bootstrap 95% over deals):",
+                  tabulate([[t["tactic"], t["player"]["decisions"], f"{t['player']['layouts']:.1f}",
+                             _pct(t["advice"]["optimal"]), _pct(t["player"]["optimal"]),
+                             _ci(t["player"]["bias_optimal"], 3),
+                             _ci(t["advice"]["regret"]), _ci(t["player"]["regret"]),
+                             _ci(t["player"]["bias_regret"])] for t in view],
+                           headers=["tactic", "decisions", "layouts", "dd optimal", "pv optimal",
+                                    "bias: optimal", "dd regret", "pv regret", "bias: regret"],
+                           tablefmt="simple")]
     if outcome:
         parts += ["", "Outcome changes (share of decisions, mean over the cards followed):",
                   tabulate(outcome, headers=["tactic", "advice: level lost", "advice: win lost",
@@ -194,15 +212,23 @@ def plot(records, tactics, summary: dict, path: str) -> bool:
 @click.option("--until-width", type=float, default=None, metavar="W",
               help="Stop (at a multiple of 50 deals) once every tactic's advice − opposite "
                    "interval is narrower than W; --deals is then the most.")
+@click.option("--view", type=click.Choice(["double-dummy", "player"]), default="double-dummy",
+              show_default=True,
+              help="player: also judge each advised decision from what the mover could see "
+                   "(expected totals over hidden layouts) and report the double-dummy bias.")
+@click.option("--samples", type=click.IntRange(1, 100_000), default=20, show_default=True,
+              help="With --view player: hidden layouts per decision (all of them when there are "
+                   "at most this many).")
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS", help="Run on a Dask scheduler.")
 @rule_option
 @click.option("--list", "list_only", is_flag=True, help="List the known tactics and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@limit_options
 def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, out,
-                   cx_dir, cx_count, plot_path, until_width, jobs, dask_address, rules, list_only,
-                   as_json, quiet) -> None:
+                   cx_dir, cx_count, plot_path, until_width, view, samples, jobs, dask_address, rules,
+                   list_only, as_json, quiet, node_limit, time_limit) -> None:
     """Test playing advice (tactics) against double-dummy perfect play.
 
     Each deal is walked along an optimal line; at each decision where a tactic applies
@@ -214,12 +240,24 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     score how often following the advice loses a level or a win.  NAME may be a pattern
     (schafkopf2.*).
 
+    --node-limit / --time-limit apply to each deal's optimal line and again to each
+    decision's card values: a deal or decision that hits them is left out of the
+    statistics, counted apart ("not exact" in the report, "not_exact" in the JSON), and the
+    exit status is 5.  Ctrl-C keeps the deals finished in --out and exits 130.
+
+    --view player also judges each of those decisions from what the mover could see: the
+    hidden cards are filled with --samples layouts (seeded by --seed; every layout when
+    there are no more), each solved exactly, every card scored on the same layouts.  The
+    report adds the player's-view share optimal and regret, and the double-dummy bias:
+    double-dummy verdict minus player's-view verdict, bootstrap 95% over whole deals.
+
     \b
     Examples:
       stich tactic --list
       stich tactic 'schafkopf2.bare_ten.*' --game schafkopf2 --deals 200 --where "some seat holds a bare ten"
       stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png
       stich tactic my_rule --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
+      stich tactic 'scharwenzel.*' --game scharwenzel --deals 200 --view player --samples 20
     """
     try:
         extra = load_file(tactic_file) if tactic_file else {}
@@ -234,7 +272,8 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
         tactics = resolve(names, tactic_file)
     except TacticError as exc:
         fail(str(exc))
-    settings = StudySettings(names, objective, first, tactic_file)
+    settings = StudySettings(names, objective, first, tactic_file, view=view, samples=samples,
+                             view_seed=seed, limits=limits_of(node_limit, time_limit))
     try:
         overrides = parse_rule_overrides(rules)
     except click.ClickException as exc:
@@ -306,3 +345,5 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
             click.echo(text_histograms(records, tactics, summary))
     if run.failed:
         sys.exit(EXIT_OTHER)
+    if any("not_exact" in row for row in summary["tactics"]):
+        sys.exit(EXIT_PARTIAL)

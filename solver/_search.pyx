@@ -31,6 +31,7 @@ cdef class Engine:
     cdef Undo undo[MAXPLY]
     cdef readonly int megabytes
     cdef bint goal_ready
+    cdef readonly object layouts_of     # the information set whose layouts the table serves
 
     def __cinit__(self, int tt_megabytes=64):
         if tt_megabytes < 1:
@@ -44,6 +45,7 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
         self.megabytes = tt_megabytes
         self.s.c.use_tt = 1
+        self.s.c.use_etc = ETC_FROM
         self.s.c.use_merge = 1
         self.s.c.use_bounds = 1
         self.s.c.use_order = 1
@@ -63,9 +65,6 @@ cdef class Engine:
 
         The transposition table is cleared unless ``keep_tt``: keep it only for another
         position of the same deal under the same rules (entries assume who holds which card)."""
-        cdef Ctx* c = &self.s.c
-        cdef int i, k, n, seat, card, nv
-        cdef uint64_t inplay = 0
         n = t["seats"]
         if not 2 <= n <= MAXSEATS:
             raise ValueError("2 to 8 seats")
@@ -73,31 +72,59 @@ cdef class Engine:
             raise ValueError("stock too long")
         if not keep_tt:
             tt_clear(&self.s.tt)
-        c.nseats = n
-        for i in range(n):
+            self.layouts_of = None
+        self._setup_cards(t)
+        self._setup_rules(t)
+        self._setup_extras(t)
+        self._setup_value_classes()
+        self._setup_key_layout(len(t["stock"]) > 0)
+        self._setup_position(t)
+        self._check_move_room()
+        self.objective()
+        self.depth = 0
+        memset(self.s.c.hist, 0, sizeof(self.s.c.hist))
+
+    def _setup_cards(self, dict t):
+        """Seats and sides; each card's suit, value and pile (the card beneath, the card on it)."""
+        cdef Ctx* c = &self.s.c
+        cdef int i
+        c.nseats = t["seats"]
+        for i in range(c.nseats):
             c.side[i] = t["side"][i]
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
             c.under[i] = t["under"][i]
             c.over[i] = -1
+        c.has_piles = 0
         for i in range(MAXCARDS):
             if c.under[i] >= 0:
                 c.over[c.under[i]] = i
+                c.has_piles = 1
         for i in range(4):
             c.suit_mask[i] = t["suit_mask"][i]
         c.trump = t["trump"]
         c.trump_mask = t["trump_mask"]
+        c.nomerge = t["nomerge"]
+
+    def _setup_rules(self, dict t):
+        """The follow rules of both phases, trick bonuses, how the stock is dealt, and who
+        beats whom where the game's table says so (``beat_by``)."""
+        cdef Ctx* c = &self.s.c
+        cdef int i
         c.rule_main.follow_suit, c.rule_main.must_trump, c.rule_main.must_beat = t["rule_main"]
         c.rule_stock.follow_suit, c.rule_stock.must_trump, c.rule_stock.must_beat = t["rule_stock"]
         c.trick_bonus = t["trick_bonus"]
         c.last_bonus = t["last_bonus"]
         c.stock_layout = 1 if t["stock_layout"] else 0
-        c.nomerge = t["nomerge"]
         c.beat_table = 1 if t["beat_by"] else 0        # the order-based bounds are off then
         for i in range(MAXCARDS):
             c.beat_by[i] = t["beat_by"][i] if t["beat_by"] else 0
-        self._setup_extras(t)
+
+    def _setup_value_classes(self):
+        """Cards grouped by value: a sum of values is a few popcounts (``value_sum``)."""
+        cdef Ctx* c = &self.s.c
+        cdef int i, k
         values = sorted({c.value[i] for i in range(MAXCARDS) if c.value[i] != 0})
         if len(values) > MAXVC:
             raise ValueError("too many distinct card values")
@@ -108,8 +135,13 @@ cdef class Engine:
             for i in range(MAXCARDS):
                 if c.value[i] == v:
                     c.vc_mask[k] |= st_bit(i)
+
+    def _setup_key_layout(self, bint has_stock):
+        """The widths of the canonical key's planes (search.pxi), and whether it may be used."""
+        cdef Ctx* c = &self.s.c
+        cdef int i, k
         c.owner_bits = 1
-        while (1 << c.owner_bits) < n + (1 if len(t["stock"]) else 0):
+        while (1 << c.owner_bits) < c.nseats + (1 if has_stock else 0):
             c.owner_bits += 1
         c.value_bits = 0
         while (1 << c.value_bits) < c.nvc + 1:
@@ -119,25 +151,24 @@ cdef class Engine:
             for k in range(c.nvc):
                 if ((k + 1) >> i) & 1:
                     c.vc_plane[i] |= c.vc_mask[k]
-        c.canon_ok = 1
-        c.has_piles = 0
-        for i in range(MAXCARDS):
-            if c.under[i] >= 0:
-                c.has_piles = 1
-        if c.nomerge or c.extras:
-            c.canon_ok = 0
+        c.canon_ok = 0 if (c.nomerge or c.extras) else 1
+
+    def _setup_position(self, dict t):
+        """Hands, playable cards, the stock, the leader and the cards of the trick in progress."""
+        cdef Ctx* c = &self.s.c
+        cdef int k, seat, card, n = c.nseats
+        cdef uint64_t inplay = 0
         for seat in range(n):
             c.hand[seat] = t["hand"][seat]
             c.play[seat] = t["playable"][seat]
             inplay |= c.hand[seat]
         c.stock_len = len(t["stock"])
-        for k in range(c.stock_len):
-            c.stock[k] = t["stock"][k]
-            inplay |= st_bit(c.stock[k])
         c.stock_ptr = 0
         c.stock_rest = 0
         for k in range(c.stock_len):
+            c.stock[k] = t["stock"][k]
             c.stock_rest |= st_bit(c.stock[k])
+        inplay |= c.stock_rest
         c.leader = t["leader"]
         c.tlen = 0
         c.tb = 0
@@ -151,12 +182,6 @@ cdef class Engine:
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
             play_card(c, seat, card)
-        self._check_move_room()
-        self.objective()
-        self.depth = 0
-        for seat in range(MAXSEATS):
-            for i in range(MAXCARDS):
-                c.hist[seat][i] = 0
 
     def _setup_extras(self, dict t):
         """The pair bonus, the run bonus and the final payoff table (objective.pxi)."""
@@ -201,7 +226,8 @@ cdef class Engine:
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
                  etc=None):
-        """Turn single techniques off (or on again) to measure what each one is worth."""
+        """Turn single techniques off (or on again) to measure what each one is worth.
+        ``etc``: True or False, or from how many tricks left it is used (default ETC_FROM)."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
             c.use_tt = 1 if tt else 0
@@ -216,7 +242,7 @@ cdef class Engine:
         if canon is not None:
             c.use_canon = 1 if canon else 0
         if etc is not None:
-            c.use_etc = int(etc)
+            c.use_etc = (ETC_FROM if etc else 0) if isinstance(etc, bool) else int(etc)
 
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
@@ -226,7 +252,22 @@ cdef class Engine:
     def clear(self):
         """Forget everything learnt: transposition table and history."""
         tt_clear(&self.s.tt)
+        self.layouts_of = None
         self.s.c.nodes = 0
+
+    def next_layout(self, token):
+        """Prepare the table for another hidden layout of the information set ``token`` (any
+        hashable naming it: same rules, cards played and cards seen; then ``setup`` with
+        ``keep_tt``).  If the table last served a layout of the same set, the entries valid for
+        every layout are kept (canonical keys once no stock card is left: they name who holds
+        each card in play and the piles); all others are forgotten.  Returns whether any were
+        kept."""
+        if token is not None and token == self.layouts_of:
+            tt_next_layout(&self.s.tt)
+            return True
+        tt_clear(&self.s.tt)
+        self.layouts_of = token
+        return False
 
     def new_search(self):
         """Start a new generation: older entries are replaced first."""

@@ -9,7 +9,7 @@ table size gives the same count, run after run.  Times, of course, vary.
 Two measurements:
 
 - ``measure_value``: the exact value of the position, the way ``solver.solve`` starts
-  (``Searcher.start`` compiles the tables and sets the engine up, then ``Engine.value``);
+  (``Session`` compiles the tables and sets the engine up, then ``Engine.value``);
   the time includes that set-up;
 - ``measure_solve``: the whole ``solver.solve`` (value, every legal card scored, the forced
   outcome for ``objective="score"``, one optimal line).
@@ -26,10 +26,10 @@ from typing import Any, Callable, Iterable
 from ._search import Engine
 from .deal import Deal
 from .dealing import random_deal
-from .objectives import Searcher
+from .session import Session
 from .solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
-SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon")
+SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon", "etc")
 MODES = ("solve", "value")
 DETERMINISM_NOTE = ("node counts are deterministic: each deal starts from a cleared engine, so the "
                     "same code on the same machine with the same table size (--tt-mb) gives the "
@@ -111,9 +111,9 @@ def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measur
     started = time.perf_counter()
     position = deal.position()
     engine.new_search()
-    searcher = Searcher.start(deal, position, engine)       # setup clears the table
+    session = Session(deal, position, engine)       # setup clears the table
     engine.reset_nodes()
-    value = searcher.value()
+    value = session.value()
     seconds = time.perf_counter() - started
     return Measurement(seed, engine.nodes, seconds, None, value)
 

@@ -52,6 +52,9 @@ class AtLeast:
 
     total: int
 
+    def holds_in(self, session) -> bool:
+        return session.final_points_at_least(self.total)
+
 
 @dataclass(frozen=True)
 class Streak:
@@ -66,6 +69,9 @@ class Streak:
     negate: bool = False
     needs: tuple[int, int] | None = None
 
+    def holds_in(self, session) -> bool:
+        return session.streak_at_least(self.side, self.tricks) != self.negate
+
 
 @dataclass(frozen=True)
 class Own:
@@ -76,12 +82,18 @@ class Own:
     total: int
     negate: bool = False
 
+    def holds_in(self, session) -> bool:
+        return session.own_at_least(self.side, self.total) != self.negate
+
 
 @dataclass(frozen=True)
 class Lead:
     """Seat 1's side ends at least ``margin`` points ahead (``margin`` may be 0 or negative)."""
 
     margin: int
+
+    def holds_in(self, session) -> bool:
+        return session.lead_at_least(self.margin)
 
 
 ALWAYS = AtLeast(-10**9)

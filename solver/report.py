@@ -184,11 +184,11 @@ def partial_moves_table(result: Result) -> str:
     return tabulate(rows, headers=["card", "totals (proven)", "outcome", "proven"], tablefmt="simple")
 
 
-def partial_report(result: Result, out: list[str]) -> str:
-    """A solve stopped by a limit: only what is proven, and a plain word that it is partial."""
+def _partial_summary(result: Result) -> list[str]:
+    """The lines that say a solve is partial and what is proven of the position."""
     deal = result.deal
-    out.append(f"PARTIAL ANSWER: the search stopped because {STOPPED_WORDS.get(result.stopped, result.stopped)}; "
-               f"only what is proven is shown.")
+    out = [f"PARTIAL ANSWER: the search stopped because {STOPPED_WORDS.get(result.stopped, result.stopped)}; "
+           f"only what is proven is shown."]
     if result.totals is not None:
         out.append(f"Double-dummy totals: {totals_text(deal, result.totals)}")
     elif result.bounds is not None:
@@ -197,6 +197,12 @@ def partial_report(result: Result, out: list[str]) -> str:
         out.append("Outcome levels still possible: " + ", ".join(
             level if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
             for level, winner in result.levels))
+    return out
+
+
+def partial_report(result: Result, out: list[str]) -> str:
+    """A solve stopped by a limit: only what is proven, and a plain word that it is partial."""
+    out += _partial_summary(result)
     out.append(f"({result.nodes:,} nodes, {result.seconds * 1000:.1f} ms)")
     if result.moves:
         out += ["", f"Cards of seat {result.to_move} (to play):", partial_moves_table(result)]
@@ -283,7 +289,28 @@ def solve_json(result: Result) -> dict:
     }
 
 
+def _levels_text(levels, deal: Deal) -> str:
+    """Outcome levels still possible, e.g. 'seats 1+3 schneider or seats 1+3 win'."""
+    return " or ".join(level if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
+                       for level, winner in levels)
+
+
+def _partial_cell_text(cell, deal: Deal) -> str:
+    """A cell stopped by a limit: the totals or their proven ranges, and 'partial'."""
+    if cell is None:
+        return "not solved"
+    if cell.totals is not None:
+        tricks = f"{cell.totals[0]}–{cell.totals[1]}"
+    elif cell.bounds is not None:
+        tricks = f"{cell.bounds[0][0]}..{cell.bounds[0][1]}–{cell.bounds[1][0]}..{cell.bounds[1][1]}"
+    else:
+        tricks = "?"
+    return f"{tricks} partial"
+
+
 def _cell_text(cell, deal: Deal) -> str:
+    if cell is None or not cell.exact:
+        return _partial_cell_text(cell, deal)
     outcome = cell.outcome
     tricks = f"{cell.totals[0]}–{cell.totals[1]}"
     if outcome.winner is None:
@@ -316,6 +343,11 @@ def table_report(table) -> str:
     out = [headline(deal), ""]
     if table.ignored_play:
         out.append("(the table is of the deal as dealt: the cards in `play` are not played)")
+    if not table.exact:
+        solved = sum(c.exact for c in table.cells)
+        out.append(f"PARTIAL TABLE: {STOPPED_WORDS.get(table.stopped, table.stopped)}; {solved} of "
+                   f"{table.planned} cells exact, the others show only what is proven "
+                   f"(totals as low..high ranges).")
     if table.best_trump:             # a declarer chooses: every trump by every first leader
         leaders = sorted({c.leader for c in table.cells})
         rules = deal.rule_set
@@ -329,9 +361,13 @@ def table_report(table) -> str:
         rows = [[seat, suit_name(suit, deal.notation), _cell_text(table.cell(suit, seat if deal.game_spec.declarer_leads(deal.options) else deal.leader), deal)]
                 for seat, suit in table.best_trump.items()]
         out.append(tabulate(rows, headers=["declarer", "trump", "result"], tablefmt="simple"))
+        if len(table.best_trump) < deal.players:
+            out.append("(seats missing here: a cell they need is partial or not solved)")
         out += game_sections(deal)
     else:
         rows = [[suit_name(c.trump, deal.notation), f"{c.totals[0]} – {c.totals[1]}", c.outcome.text]
+                if c.exact else [suit_name(c.trump, deal.notation), _partial_cell_text(c, deal),
+                                 "possible: " + (_levels_text(c.levels, deal) or "?")]
                 for c in table.cells]
         out.append(f"Seat {table.cells[0].leader} leads; the deal under each trump:")
         out.append(tabulate(rows, headers=["trump", UNIT_WORDS[deal.rule_set.unit], "outcome"], tablefmt="simple"))
@@ -349,6 +385,10 @@ def analysis_report(analyses, expand: bool) -> str:
     for analysis in analyses:
         result = analysis.result
         rules = analysis.deal.rule_set
+        if not result.exact:
+            out += [f"Seat {analysis.seat} to play:", *_partial_summary(result),
+                    partial_moves_table(result), ""]
+            continue
         out.append(f"Seat {analysis.seat} to play; best: {totals_text(analysis.deal, result.totals)}; "
                    f"{result.outcome.text}")
         rows = []
@@ -391,6 +431,12 @@ def replay_report(replay) -> str:
     out.append("")
     out.append(f"Mistakes: {len(replay.mistakes())}; cost {side_label(rules, 0)}: {costs[0]}, "
                f"{side_label(rules, 1)}: {costs[1]} {UNIT_WORDS[rules.unit]}")
+    if not replay.exact:
+        out.append(f"PARTIAL ANSWER: {STOPPED_WORDS.get(replay.stopped, replay.stopped)}; "
+                   f"{len(replay.steps)} of {replay.cards} cards analysed (exactly), the rest not.")
+        if replay.final is not None:
+            out.append(f"With perfect play after the last card analysed: {totals_text(deal, replay.final)}")
+        return "\n".join(out)
     if replay.complete:
         out.append(f"Final: {totals_text(deal, replay.final)}")
     else:
@@ -404,12 +450,18 @@ def puzzle_report(result) -> str:
     goal = result.goal.describe(deal)
     verdict = {"sound": "sound: the solution is unique",
                "cooked": "cooked: more than one first move works",
-               "unreachable": "the goal cannot be reached against the best defence"}[result.verdict]
+               "unreachable": "the goal cannot be reached against the best defence",
+               "unknown": "unknown (not decided within the limit)"}[result.verdict]
+    if not result.exact:
+        out.append(f"PARTIAL ANSWER: the search stopped because "
+                   f"{STOPPED_WORDS.get(result.stopped, result.stopped)}; only what is proven is shown.")
     out.append(f"Goal: {goal} -> {verdict}")
     if result.solver_to_move:
         out.append(f"Key move(s): {', '.join(cards_text(g, deal) for g in result.key_moves) or '-'}")
         if result.failing:
             out.append(f"Failing first moves: {', '.join(cards_text(g, deal) for g in result.failing)}")
+        if result.undecided:
+            out.append(f"Not decided within the limit: {', '.join(cards_text(g, deal) for g in result.undecided)}")
     if result.main_line:
         out.append(f"Main line (with the defence's best tries): {cards_text(result.main_line, deal)}")
     for move, line in result.refutation:
@@ -421,6 +473,10 @@ def puzzle_report(result) -> str:
 
 def analysis_json(analysis: Analysis) -> dict:
     deal = analysis.deal
+    if not analysis.result.exact:        # what is proven, per card, as in solve's JSON
+        solved = solve_json(analysis.result)
+        return {"seat": analysis.seat, **{key: solved[key] for key in
+                ("exact", "stopped", "totals", "bounds", "levels", "outcome", "moves")}}
     return {
         "seat": analysis.seat,
         "totals": list(analysis.result.totals),
@@ -438,7 +494,7 @@ def replay_json(result: Replay) -> dict:
     return {
         "game": deal.game,
         "complete": result.complete,
-        "final": list(result.final),
+        "final": _listed(result.final),
         "cost_by_side": list(result.cost_by_side()),
         "steps": [{"trick": s.trick, "seat": s.seat, "card": card_text(s.card, deal),
                    **({"announce": shown_suit(s.pair, deal), "move": move_text(s.card, s.pair, deal)}
@@ -449,6 +505,8 @@ def replay_json(result: Replay) -> dict:
                    "outcome_after": s.level_after, "outcome_cost": s.rank_cost}
                   for s in result.steps],
         "nodes": result.nodes,
+        **({} if result.exact else {"exact": False, "stopped": result.stopped,
+                                    "cards_analysed": len(result.steps), "cards": result.cards}),
     }
 
 
@@ -466,6 +524,9 @@ def puzzle_json(result: PuzzleResult) -> dict:
         "refutation": [{"move": card_text(m, deal), "defence_line": [card_text(c, deal) for c in line]}
                        for m, line in result.refutation],
         "nodes": result.nodes,
+        **({} if result.exact else {
+            "exact": False, "stopped": result.stopped,
+            "undecided_moves": [[card_text(c, deal) for c in g] for g in result.undecided]}),
     }
 
 
@@ -474,7 +535,14 @@ def table_json(table: Table) -> dict:
     return {
         "game": deal.game,
         "cells": [{"trump": suit_name(c.trump, "french"), "leader": c.leader, "totals": list(c.totals),
-                   "outcome": c.outcome.as_json(), "nodes": c.nodes} for c in table.cells],
+                   "outcome": c.outcome.as_json(), "nodes": c.nodes} if c.exact else
+                  {"trump": suit_name(c.trump, "french"), "leader": c.leader, "exact": False,
+                   "totals": _listed(c.totals), "bounds": _bounds_json(c.bounds), "outcome": None,
+                   "levels": [{"level": level, "winner": winner} for level, winner in c.levels],
+                   "nodes": c.nodes}
+                  for c in table.cells],
         "best_trump": {str(seat): suit_name(suit, "french") for seat, suit in table.best_trump.items()},
         "ignored_play": table.ignored_play,
+        **({} if table.exact else {"exact": False, "stopped": table.stopped,
+                                   "cells_planned": table.planned}),
     }

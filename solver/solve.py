@@ -18,12 +18,15 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from ._search import Engine
-from .anytime import Budget, Limits, Stopped
+from .anytime import Limits, Stopped
 from .cards import in_notation
 from .deal import Deal
-from .objectives import (OBJECTIVES, Searcher, SolverError, decided, replay_line,
-                         score_objective)
+from .ladder import possible_rungs
+from .lines import optimal_line
+from .playout import replay_line
+from .objectives import OBJECTIVES, SolverError, score_objective
 from .result import MoveValue, Result
+from .session import Session
 
 DEFAULT_TT_MEGABYTES = 64
 
@@ -89,14 +92,16 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
 
 def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: bool, keep_tt: bool,
            limits: Limits, progress, started: float) -> Result:
+    """The steps of a solve, each within the same budget: the value, the forced outcome,
+    every legal card, the line, and the checks of the exact answer."""
     base = (position.points[0], position.points[1])
     engine.new_search()
-    searcher = Searcher.start(deal, position, engine, keep_tt)
+    session = Session(deal, position, engine, keep_tt)
     engine.reset_nodes()
-    work = _Work(searcher, Budget(engine, limits), position, objective)
-    shown = None if progress is None else (lambda low, high: progress(work.span(low, high)))
+    session.limit(limits)
+    work = _Work(session, position, objective)
     try:
-        value = work.budget.value(searcher.bounded_value, progress=shown)
+        value = work.value(progress)
     except Stopped as stop:
         work.stop(stop)
         span = work.span(stop.lo, stop.hi)
@@ -105,40 +110,40 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
         return work.partial(deal, moves, span, rungs, started, base)
     # with extras the totals come from a best line; under the total objective that is the line
     # reported below, so it is played out once, there
-    totals = searcher.final_totals(value) if work.constant else None    # no search: arithmetic
+    totals = session.final_totals(value) if work.constant else None    # no search: arithmetic
     rungs = work.possible_rungs(work.point(totals)) if work.ranked else []
     work.rung = rungs[0] if len(rungs) == 1 and work.stopped is None else None
     moves: list[MoveValue] = []
     try:
         if work.apart:           # bonuses scored apart: one exact search of the score
-            work.score = work.guard(searcher.score_value)
-            searcher.total_mode()
+            work.score = work.guard(session.score_value)
+            session.total_mode()
         moves = work.score_moves(value) if with_moves else []
         if work.stopped is not None or (work.ranked and not work.apart and work.rung is None
                                         and rungs):
             raise Stopped(work.stopped or "nodes", value, value)
         line = work.guard(lambda: work.line(value))
     except Stopped:
-        searcher.total_mode()
+        session.total_mode()
         sides = _sides(totals) if totals else None
         return work.partial(deal, moves, sides, rungs, started, base, totals)
-    return _finish(deal, objective, work, position, value, totals, line, moves, started, base)
+    return _checked(deal, objective, work, position, value, totals, line, moves, started, base)
 
 
 def _sides(totals: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((totals[0], totals[0]), (totals[1], totals[1]))
 
 
-def _finish(deal, objective, work, position, value, totals, line, moves, started, base):
+def _checked(deal, objective, work, position, value, totals, line, moves, started, base):
     """The exact result: the line played out by the referee, which must end where the search
     said (the solver checks itself on every solve)."""
-    searcher, rung = work.searcher, work.rung
+    session, rung = work.session, work.rung
     cards = tuple(in_notation(m.card, deal.notation) for m in line)
     tricks, announcements, final = replay_line(position, line)
     line_totals = (final.points[0], final.points[1])
     outcome = deal.game_spec.outcome(final, deal)
     if totals is None:
-        totals = line_totals if (rung is None and not work.apart) else searcher.final_totals(value)
+        totals = line_totals if (rung is None and not work.apart) else session.final_totals(value)
     if rung is None and not work.apart and line_totals != totals:
         raise SolverError(f"the optimal line ends at {list(line_totals)}, not {list(totals)}")
     if rung is not None and outcome.rank != rung.rank:
@@ -147,17 +152,16 @@ def _finish(deal, objective, work, position, value, totals, line, moves, started
         raise SolverError(f"the line ends at {outcome.rank:+d} strokes, not the forced "
                           f"{work.so_far + work.score:+d}")
     return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
-                  position.to_move + 1, searcher.engine.nodes, time.perf_counter() - started, base,
+                  position.to_move + 1, session.engine.nodes, time.perf_counter() - started, base,
                   tricks, announcements, tuple(m.pair for m in line))
 
 
 class _Work:
-    """The steps of one solve after the value, each spending the same budget: the forced
+    """The steps of one solve, each spending the session's budget: the value, the forced
     outcome, every legal card, the line, and what to report when the budget ran out."""
 
-    def __init__(self, searcher: Searcher, budget: Budget, position, objective: str):
-        self.searcher = searcher
-        self.budget = budget
+    def __init__(self, session: Session, position, objective: str):
+        self.session = session
         self.constant = position.rules.constant_sum
         self.ranked = objective == "score"
         # bonuses scored apart from the points (Mariage for strokes): the score is one exact
@@ -174,17 +178,22 @@ class _Work:
     def guard(self, step):
         """Run ``step`` (any searches) within the budget; ``Stopped`` when it runs out."""
         try:
-            return self.budget.run(step)
+            return self.session.guarded(step)
         except Stopped as stop:
             self.stop(stop)
             raise
+
+    def value(self, progress) -> int:
+        """The position's value under the totals (``progress(bounds)`` between slices)."""
+        shown = None if progress is None else (lambda low, high: progress(self.span(low, high)))
+        return self.session.limited_value(progress=shown)
 
     def span(self, low: int, high: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """Each side's final-total range when side 0 still takes between ``low`` and
         ``high`` (constant-sum games; with extras the value is a difference: None)."""
         if not self.constant:
             return None
-        points, rest = self.searcher.position.points, self.searcher.engine.remaining
+        points, rest = self.session.position.points, self.session.engine.remaining
         return ((points[0] + low, points[0] + high), (points[1] + rest - high, points[1] + rest - low))
 
     def point(self, totals: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -192,75 +201,59 @@ class _Work:
         return (totals[0], totals[0]) if self.constant and totals else None
 
     def possible_rungs(self, side0: tuple[int, int] | None) -> list:
-        """The ladder's rungs that may be the forced outcome, best first, side 0's final
-        total being known to lie in ``side0`` (low, high): exactly one when everything
-        needed was decided.  A rung is ruled out when its condition fails, and the first
-        that holds ends the list."""
-        possible = []
-        for rung in self.searcher.ladder():
-            verdict = decided(rung.condition, side0)
-            if verdict is None:
-                try:
-                    verdict = self.guard(lambda: self.searcher.holds(rung.condition))
-                except Stopped:
-                    verdict = None
-            if verdict is not False:
-                possible.append(rung)
-            if verdict:
-                break
-        return possible
+        """The ladder's rungs that may be the forced outcome (``ladder.possible_rungs``)."""
+        rungs, stopped = possible_rungs(self.session, side0)
+        if stopped:
+            self.stopped = self.stopped or stopped
+        return rungs
 
     def line(self, value: int):
         """One optimal line as moves (card, pair shown): for the totals, the forced outcome,
         or (bonuses apart) the score."""
-        searcher = self.searcher
+        session = self.session
         if not self.apart:
-            return searcher.moves_of(searcher.line(value, self.rung.rank if self.rung else None))
-        searcher.score_value()
+            return session.moves_of(optimal_line(session, value, self.rung.rank if self.rung else None))
+        session.score_value()
         try:
-            return searcher.moves_of(searcher.line(self.score))
+            return session.moves_of(optimal_line(session, self.score))
         finally:
-            searcher.total_mode()
+            session.total_mode()
 
     def score_moves(self, value: int | None) -> list[MoveValue]:
         """Every legal card: its totals and level, or, past the budget, the bounds proven."""
-        searcher = self.searcher
-        maximiser = searcher.maximising()
+        session = self.session
+        maximiser = session.maximising()
         moves: list[MoveValue] = []
-        for group_no, group in enumerate(searcher.classes()):
+        for number, group in enumerate(session.classes()):
             move = group[0]
-            pair = searcher.shown_by(move)
-            row = self._card(move, value, maximiser)
+            pair = session.shown_by(move)
+            with session.after(move) as gain:
+                row = self._child(value, gain, maximiser)
+            if self.apart and row.get("totals") is not None:
+                self._score_apart(move, row)
             for index in group:
-                card = in_notation(searcher.tables.cards[index & 63], searcher.deal.notation)
-                moves.append(MoveValue(card, group=group_no, pair=pair, **row))
+                card = in_notation(session.tables.cards[index & 63], session.deal.notation)
+                moves.append(MoveValue(card, group=number, pair=pair, **row))
         return moves
 
-    def _card(self, move: int, value: int | None, maximiser: bool) -> dict:
-        searcher = self.searcher
-        gain = searcher.push(move)
+    def _score_apart(self, move: int, row: dict) -> None:
+        """Bonuses scored apart: the card's score, exact or undecided."""
+        session = self.session
         try:
-            row = self._child(value, gain, maximiser)
-        finally:
-            searcher.pop()
-        if self.apart and row.get("totals") is not None:
-            try:
-                child_score = self.guard(lambda: searcher.score_after(move))
-            except Stopped:
-                row["optimal"] = None
-                return row
-            row.update(optimal=child_score == self.score, rank=self.so_far + child_score,
-                       level=f"strokes {self.so_far + child_score:+d} for seat 1")
-        return row
+            child_score = self.guard(lambda: session.score_after(move))
+        except Stopped:
+            row["optimal"] = None
+            return
+        row.update(optimal=child_score == self.score, rank=self.so_far + child_score,
+                   level=f"strokes {self.so_far + child_score:+d} for seat 1")
 
     def _child(self, value: int | None, gain: int, maximiser: bool) -> dict:
         """The pushed move's totals, optimality and level (or what is proven of them)."""
-        searcher, rung = self.searcher, self.rung
+        session, rung = self.session, self.rung
         try:
             if value is None:
-                raise Stopped(self.stopped or "nodes", *searcher.engine.value_range)
-            child = self.budget.value(searcher.bounded_value,
-                                      **Searcher.child_bounds(value, gain, maximiser))
+                raise Stopped(self.stopped or "nodes", *session.engine.value_range)
+            child = session.limited_value(**Session.child_bounds(value, gain, maximiser))
         except Stopped as stop:
             self.stop(stop)
             low, high = gain + stop.lo, gain + stop.hi
@@ -272,7 +265,7 @@ class _Work:
                         bounds=self.span(stop.lo, stop.hi))
         child += gain
         try:
-            child_totals = self.guard(lambda: searcher.final_totals(child - gain))
+            child_totals = self.guard(lambda: session.final_totals(child - gain))
         except Stopped:
             return dict(totals=None, optimal=None if self.ranked else child == value)
         if self.apart:
@@ -290,9 +283,9 @@ class _Work:
         return row
 
     def partial(self, deal, moves, span, rungs, started, base, totals=None) -> Result:
-        searcher = self.searcher
+        session = self.session
         return Result(deal, "score" if self.ranked else "total", totals, None, (), None,
-                      tuple(moves), searcher.root.to_move + 1, searcher.engine.nodes,
+                      tuple(moves), session.root.to_move + 1, session.engine.nodes,
                       time.perf_counter() - started, base, exact=False,
                       stopped=self.stopped or "nodes", bounds=span,
                       levels=tuple((r.text, None if r.winner is None else r.winner + 1)

@@ -273,9 +273,10 @@ def test_bench_does_not_list_experimental_switches():
     from solver.bench import report
     stats = dict(name="x", deals=1, nodes=10, seconds=0.1, nodes_per_second=100, median_ms=1.0, p90_ms=1.0)
     data = dict(sets=[stats], total=stats, objective="score", mode="solve", tt_megabytes=64,
-                note="n", switches={"tt": True, "merge": True, "etc": False})
+                note="n", switches={"tt": True, "merge": False, "experiment": False})
     text = report(data)
-    assert "etc" not in text.splitlines()[0]
+    assert "experiment" not in text.splitlines()[0]
+    assert "techniques off: merge" in text.splitlines()[0]
 
 
 def test_replay_errors_start_like_the_others():

@@ -12,7 +12,8 @@ import pytest
 
 from solver import loads
 from solver._search import Engine, SearchLimit
-from solver.objectives import Searcher
+from solver.ladder import forced_rung
+from solver.session import Session
 
 from randompositions import MODES, generate
 
@@ -25,10 +26,10 @@ def seeds_for(mode: str) -> range:
 BUDGETS = (1, 5, 40, 300)
 
 
-def _searcher(text: str, engine: Engine) -> Searcher:
+def _searcher(text: str, engine: Engine) -> Session:
     deal = loads(text)
     engine.clear()
-    return Searcher.start(deal, deal.position(), engine)
+    return Session(deal, deal.position(), engine)
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +84,7 @@ def test_time_limit_stops_a_whole_deal():
 
     deal = random_deal("elfern", 5, players=2)
     engine = Engine(16)
-    searcher = Searcher.start(deal, deal.position(), engine)
+    searcher = Session(deal, deal.position(), engine)
     engine.limit(seconds=1e-4)
     with pytest.raises(SearchLimit) as stopped:
         searcher.value()
@@ -109,8 +110,8 @@ def _exact_rung_text(deal, objective):
     if objective != "score":
         return None
     engine = Engine(4)
-    searcher = Searcher.start(deal, deal.position(), engine)
-    rung = searcher.forced_rung()
+    searcher = Session(deal, deal.position(), engine)
+    rung = forced_rung(searcher)
     return None if rung is None else rung.text
 
 

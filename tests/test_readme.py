@@ -7,7 +7,8 @@ Skipped, and why:
 - `--dask ADDRESS`: needs a running Dask scheduler;
 - synopses with placeholders (`stich solve FILE`, `stich rules [GAME]`): not runnable as written.
 `stich bench`, the 100 Elfern deals of `stich batch --generate elfern` and `stich suggest` on a
-whole Elfern deal take minutes: they run under `-m slow`.  The `stich tactic` studies behind the
+whole Elfern deal take minutes: they run under `-m slow`, as do the player's-view studies of
+Schafkopf2 and Elfern (every decision K more solves).  The `stich tactic` studies behind the
 README's tables take up to an hour each: the tests run each exactly as printed but on at most
 four deals (``scaled``), which checks the command; the README's command reproduces the table.
 """
@@ -25,7 +26,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SLOW = ("stich bench", "--generate elfern", "suggest examples/elfern-deal.toml")
+SLOW = ("stich bench", "--generate elfern", "suggest examples/elfern-deal.toml",
+        "--game elfern --view player", "--game schafkopf2 --view player")
 STUDY_DEALS = 4
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..anytime import Limits
 from ..cards import Card
 from ..deal import Deal, DealError, loads
 from ..solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
@@ -52,12 +53,19 @@ def rows_of(result: Result, expand: bool) -> tuple[Row, ...]:
     return tuple(rows)
 
 
+def analysis_of(deal: Deal, result: Result, seat: int, expand: bool) -> Analysis:
+    """The rows of an exact result; a partial one (a limit was hit) keeps only its result,
+    whose cards say what is proven of them."""
+    return Analysis(deal, result, seat, rows_of(result, expand) if result.exact else ())
+
+
 def analyze(deal: Deal, *, objective: str = "score", expand: bool = False,
-            tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Analysis:
-    result = solve(deal, objective=objective, tt_megabytes=tt_megabytes)
+            tt_megabytes: int = DEFAULT_TT_MEGABYTES, limits: Limits | None = None) -> Analysis:
+    """Every legal card of the player to move scored; ``limits`` for the position."""
+    result = solve(deal, objective=objective, tt_megabytes=tt_megabytes, limits=limits)
     if result.to_move is None:
         raise DealError("the deal is over: there is no card to play", "play", deal.source)
-    return Analysis(deal, result, result.to_move, rows_of(result, expand))
+    return analysis_of(deal, result, result.to_move, expand)
 
 
 def as_leader(deal: Deal, seat: int) -> Deal:
@@ -73,12 +81,17 @@ def as_leader(deal: Deal, seat: int) -> Deal:
 
 
 def analyze_all_seats(deal: Deal, *, objective: str = "score", expand: bool = False,
-                      tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> list[Analysis]:
+                      tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+                      limits: Limits | None = None) -> list[Analysis]:
+    """The analysis for each seat as leader; ``limits`` for each seat's position.  Ctrl-C
+    ends the list with the seat it interrupted (partial)."""
     engine = new_engine(tt_megabytes)
     out = []
     for seat in range(1, deal.players + 1):
         lead = as_leader(deal, seat)
         # the same cards with another leader: every stored position is still valid
-        result = solve(lead, objective=objective, engine=engine, keep_tt=seat > 1)
-        out.append(Analysis(lead, result, seat, rows_of(result, expand)))
+        result = solve(lead, objective=objective, engine=engine, keep_tt=seat > 1, limits=limits)
+        out.append(analysis_of(lead, result, seat, expand))
+        if result.stopped == "interrupt":
+            break
     return out

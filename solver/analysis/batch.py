@@ -245,22 +245,38 @@ def die_with_parent(parent: int | None = None) -> None:
 
 
 def solve_item(item_id: str, text: str, objective: str, with_moves: bool,
-               tt_megabytes: int) -> tuple[str, dict]:
-    """Solve one deal (its TOML) with this worker's engine: (id, solve_json of the result)."""
+               tt_megabytes: int, limits=None) -> tuple[str, dict]:
+    """Solve one deal (its TOML) with this worker's engine: (id, solve_json of the result).
+    ``limits`` apply to this deal; a deal stopped by Ctrl-C is not a result (it is solved
+    again on resume), so the interrupt goes on up."""
     from ..report import solve_json
     from ..solve import solve
     deal = loads(text, item_id)
     result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes),
-                   with_moves=with_moves)
+                   with_moves=with_moves, limits=limits)
+    if result.stopped == "interrupt":
+        raise KeyboardInterrupt
     return item_id, solve_json(result)
+
+
+def limits_json(limits) -> dict | None:
+    """How a results line records the per-deal limits it was solved with (None: none)."""
+    if limits is None or not limits.any:
+        return None
+    return {"nodes": limits.nodes, "seconds": limits.seconds}
 
 
 # --- the results file -------------------------------------------------------------------------------
 
-def record_of(item: BatchItem, objective: str, with_moves: bool, result: dict) -> dict:
-    return {"id": item.id, "file": item.file, "game": item.game, "label": item.label,
-            "sha256": item.sha256, "objective": objective, "with_moves": with_moves,
-            "deal": item.text, "result": result}
+def record_of(item: BatchItem, objective: str, with_moves: bool, result: dict,
+              limits=None) -> dict:
+    """A results line; a partial result (``"exact": false``) records the limits it hit."""
+    record = {"id": item.id, "file": item.file, "game": item.game, "label": item.label,
+              "sha256": item.sha256, "objective": objective, "with_moves": with_moves,
+              "deal": item.text, "result": result}
+    if result.get("exact") is False:
+        record["limits"] = limits_json(limits)
+    return record
 
 
 def encode(record: dict) -> bytes:
@@ -285,11 +301,17 @@ class Recovery:
 def _valid(record: Any) -> bool:
     return (isinstance(record, dict) and isinstance(record.get("id"), str)
             and isinstance(record.get("sha256"), str) and isinstance(record.get("result"), dict)
-            and isinstance(record["result"].get("totals"), list))
+            and (isinstance(record["result"].get("totals"), list)
+                 or record["result"].get("exact") is False))
 
 
-def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: bool
-         ) -> tuple[Recovery, list[bytes], list[bytes]]:
+def is_partial(record: dict) -> bool:
+    """A line whose deal hit its limit: it holds bounds, not the exact answer."""
+    return record["result"].get("exact") is False
+
+
+def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: bool,
+         limits=None) -> tuple[Recovery, list[bytes], list[bytes]]:
     """Sort the lines of a results file into kept and dropped ones (see the module doc)."""
     recovery = Recovery()
     lines = data.split(b"\n")
@@ -310,7 +332,9 @@ def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: b
             continue
         item = items.get(record["id"])
         if (item is None or record["sha256"] != item.sha256 or record.get("objective") != objective
-                or record.get("with_moves") != with_moves):
+                or record.get("with_moves") != with_moves
+                # a partial line is kept only for a run with the same limits (else solved again)
+                or (is_partial(record) and record.get("limits") != limits_json(limits))):
             recovery.stale += 1
             dropped_lines.append(raw)
             continue
@@ -357,7 +381,7 @@ class ResultsFile:
     """The results file of a batch, opened for appending: recovered, locked, written line by line."""
 
     def __init__(self, path: str | Path, items: Iterable[BatchItem], objective: str,
-                 with_moves: bool, fsync: str = "second"):
+                 with_moves: bool, fsync: str = "second", limits=None):
         if fsync not in FSYNC_POLICIES:
             raise ValueError(f"fsync must be one of {', '.join(FSYNC_POLICIES)}")
         self.path = Path(path)
@@ -374,7 +398,7 @@ class ResultsFile:
         _lock(fd, self.path)
         try:
             data = self._read(fd)
-            self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves)
+            self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves, limits)
             if self.recovery.dropped:
                 fd = self._rewrite(fd, kept_lines, dropped_lines, data)
         except BaseException:
@@ -490,8 +514,11 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
               dask_address: str | None = None, fsync: str = "second",
               progress: Callable[[int, int], None] | None = None,
               on_result: Callable[[dict], None] | None = None,
-              on_error: Callable[[str, str], None] | None = None) -> BatchRun:
+              on_error: Callable[[str, str], None] | None = None, limits=None) -> BatchRun:
     """Solve every deal of ``items`` not yet in ``out`` and append one line per deal.
+
+    ``limits`` (``solver.anytime.Limits``) apply to each deal: a deal that hits them gets a
+    line with ``"exact": false``, the bounds proven and the limits.
 
     ``jobs``: worker processes (default ``os.cpu_count()``; 1 solves in this process);
     ``dask_address``: run on that Dask scheduler instead.  ``progress(done, total)`` after
@@ -500,7 +527,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
     started = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
     readable = [item for item in items if item.error is None]
-    with ResultsFile(out, readable, objective, with_moves, fsync) as results:
+    with ResultsFile(out, readable, objective, with_moves, fsync, limits) as results:
         run = BatchRun(len(items), len(results.recovery.kept), recovery=results.recovery)
         run.records.update(results.recovery.kept)
         for item in items:
@@ -514,14 +541,14 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
             progress(done, run.total)
         by_id = {item.id: item for item in todo}
         for item_id, outcome in _solutions(todo, jobs, dask_address, objective, with_moves,
-                                           tt_megabytes):
+                                           tt_megabytes, limits):
             if isinstance(outcome, BaseException):
                 message = f"{type(outcome).__name__}: {outcome}"
                 run.failed.append((item_id, message))
                 if on_error:
                     on_error(item_id, message)
                 continue
-            record = record_of(by_id[item_id], objective, with_moves, outcome)
+            record = record_of(by_id[item_id], objective, with_moves, outcome, limits)
             results.write(record)
             run.records[item_id] = record
             run.solved += 1
@@ -535,9 +562,10 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
 
 
 def _solutions(todo: list[BatchItem], jobs: int, dask_address: str | None, objective: str,
-               with_moves: bool, tt_megabytes: int) -> Iterator[tuple[str, Any]]:
+               with_moves: bool, tt_megabytes: int, limits=None) -> Iterator[tuple[str, Any]]:
     """(id, solve_json or the exception) for every deal, in the order they are solved."""
-    calls = [(item.id, (item.id, item.text, objective, with_moves, tt_megabytes)) for item in todo]
+    calls = [(item.id, (item.id, item.text, objective, with_moves, tt_megabytes, limits))
+             for item in todo]
     for item_id, outcome in run_everywhere(solve_item, calls, jobs=jobs, dask_address=dask_address,
                                            tt_megabytes=tt_megabytes):
         yield outcome if not isinstance(outcome, BaseException) else (item_id, outcome)
@@ -588,12 +616,19 @@ def _winner_text(label: str, winner: int | None) -> str:
 
 
 def summary(records: Iterable[dict]) -> str:
-    """Tables of a batch's results: per game, the outcomes and the distribution of totals."""
+    """Tables of a batch's results: per game, the outcomes and the distribution of totals.
+    Partial lines (a deal that hit its limit) are counted apart, never in the tables."""
     by_label: dict[str, list[dict]] = defaultdict(list)
+    partial = 0
     for record in records:
+        if is_partial(record):
+            partial += 1
+            continue
         by_label[record.get("label") or record.get("game", "?")].append(record)
+    note = (f"{partial} deal{'s' if partial != 1 else ''} hit the limit: partial lines "
+            f'("exact": false, with bounds), left out of these tables') if partial else ""
     if not by_label:
-        return "no results"
+        return note or "no results"
     overview, outcomes, totals = [], [], []
     for label in sorted(by_label):
         group = by_label[label]
@@ -631,4 +666,6 @@ def summary(records: Iterable[dict]) -> str:
              "",
              tabulate(totals, headers=["game", "total of side 1", "deals", "share", "histogram"],
                       tablefmt="simple")]
+    if note:
+        parts += ["", note]
     return "\n".join(parts)

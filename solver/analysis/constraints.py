@@ -66,7 +66,6 @@ Predicate files (``--predicate FILE.py``) define ``accept(deal) -> bool``; see
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +76,7 @@ from ..cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, QUEEN, SEVEN,
 from ..deal import Deal
 from ..dealing import holding
 from ..games import GAMES
+from ..userfile import UserFileError, load_module
 
 Predicate = Callable[[Deal], bool]
 
@@ -659,16 +659,10 @@ def load_predicate(path: str | Path) -> Predicate:
     seat, part=None)`` gives every card a seat holds (piles: up and down, or one layer).
     """
     path = Path(path)
-    if not path.is_file():
-        raise ConstraintError(f"{path}: no such file")
-    spec = importlib.util.spec_from_file_location(f"stich_predicate_{abs(hash(str(path)))}", path)
-    if spec is None or spec.loader is None:
-        raise ConstraintError(f"{path}: cannot load it as Python")
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - user code: report, do not crash
-        raise ConstraintError(f"{path}: {type(exc).__name__} while loading: {exc}") from None
+        module = load_module(path, "predicate file")
+    except UserFileError as exc:
+        raise ConstraintError(str(exc)) from None
     accept = getattr(module, "accept", None)
     if not callable(accept):
         raise ConstraintError(f"{path}: defines no function accept(deal) -> bool")

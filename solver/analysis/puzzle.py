@@ -6,7 +6,8 @@ trick, or all 20 honours in Elfern), ``tout`` (Scharwenzel: every trick), ``firs
 (Scharwenzel: a win for the first).  Every question is a null-window or streak search.
 
 Verdicts: ``sound`` (exactly one key move: every other first move fails; equivalent cards
-count as one move), ``cooked`` (several key moves), ``unreachable``.  The main line follows
+count as one move), ``cooked`` (several key moves), ``unreachable``, and, when a node or
+time limit stops the work first, ``unknown`` (the first moves not decided are listed apart).  The main line follows
 the first key move and the defence's best try (the reply that leaves the solver the lowest
 total); an unreachable goal gets a refutation: the defence's answer to each first move.
 """
@@ -16,11 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..anytime import Limits
 from ..cards import Card
 from ..deal import Deal, DealError
 from ..games.base import side_label
-from ..objectives import Searcher
 from ..outcome import Rung
+from ..session import Session
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
 GOAL_WORDS = ("win", "schneider", "schwarz", "tout", "first")   # the words some game offers
@@ -75,28 +77,18 @@ def parse_goal(text: str, deal: Deal, side: int) -> Goal:
 class GoalSearch:
     """Answers "does the goal still hold under perfect play from here?" at any node."""
 
-    def __init__(self, searcher: Searcher, goal: Goal):
-        self.s, self.goal = searcher, goal
+    def __init__(self, session: Session, goal: Goal):
+        self.s, self.goal = session, goal
 
     def holds(self) -> bool:
         s, goal = self.s, self.goal
-        if s.engine.tricks_left == 0:
+        if s.over:
             return self._holds_at_end()
         if goal.kind == "streak":
             return s.streak_at_least(goal.side, s.engine.tricks_left)
-        if goal.kind == "total":
-            return self._total_at_least(goal.side, goal.target)
+        if goal.kind == "total":      # the side's own final total, extras such as marriages included
+            return s.own_at_least(goal.side, goal.target)
         return self._level_holds()
-
-    def _total_at_least(self, side: int, target: int) -> bool:
-        """The side's own final total (extras such as marriages included) >= target."""
-        engine, position = self.s.engine, self.s.position
-        engine.objective(mode="points", side=side, extra_own=1)
-        try:
-            return engine.test(target - position.points[side])
-        finally:
-            from ..objectives import total_objective
-            engine.objective(**total_objective(self.s.root))
 
     def _qualifies(self, rung: Rung) -> bool:
         """Is this rung the goal's level, or better, for the goal's side?"""
@@ -143,113 +135,128 @@ class PuzzleResult:
     refutation: tuple[tuple[Card, tuple[Card, ...]], ...]   # first move -> defence line
     solver_to_move: bool
     nodes: int
+    # a limit was hit (or Ctrl-C): only what is proven is filled in; ``reachable`` is None and
+    # ``verdict`` "unknown" when the goal itself was not decided
+    exact: bool = True
+    stopped: str | None = None            # "nodes", "time" or "interrupt"
+    undecided: tuple[tuple[Card, ...], ...] = ()   # first moves neither proven keys nor failing
 
     @property
     def exit_code(self) -> int:
-        return {"sound": 0, "cooked": 3, "unreachable": 4}[self.verdict]
+        """0 sound, 3 cooked, 4 unreachable; a partial answer's status is the caller's."""
+        return {"sound": 0, "cooked": 3, "unreachable": 4, "unknown": 0}[self.verdict]
 
 
 def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
-                 tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> PuzzleResult:
+                 tt_megabytes: int = DEFAULT_TT_MEGABYTES, limits: Limits | None = None) -> PuzzleResult:
+    """Decide the puzzle.  ``limits``: one budget for the whole puzzle; past it (or on
+    Ctrl-C) the answer holds only what is proven (``exact`` False)."""
     position = deal.position()
     if position.is_over():
         raise DealError("the deal is over: nothing to solve", "play", deal.source)
     side = position.rules.side(position.to_move) if side is None else side
     goal = parse_goal(goal_text, deal, side)
     engine = new_engine(tt_megabytes)
-    searcher = Searcher.start(deal, position, engine)
-    gs = GoalSearch(searcher, goal)
-    reachable = gs.holds()
+    session = Session(deal, position, engine, limits=limits)
+    gs = GoalSearch(session, goal)
+    reachable = session.attempt(gs.holds)
     solver_to_move = position.rules.side(position.to_move) == side
-    key, failing = [], []
-    for group in searcher.classes():
-        searcher.push(group[0])
-        ok = gs.holds()
-        searcher.pop()
-        cards = tuple(searcher.tables.cards[i & 63] for i in group)
-        (key if ok else failing).append(cards)
-    if not reachable:
-        verdict = "unreachable"
-    elif not solver_to_move or len(key) == 1:
-        verdict = "sound"
-    else:
-        verdict = "cooked"
-    main_line = _main_line(searcher, gs, side) if reachable else ()
-    refutation = tuple(_refute(searcher, gs, side, group[0]) for group in searcher.classes()) \
-        if not reachable and solver_to_move else ()
+    key, failing, undecided = [], [], []
+    for child in session.moves():
+        ok = session.attempt(gs.holds)
+        {True: key, False: failing, None: undecided}[ok].append(session.cards_of(child.group))
+    verdict = _verdict(reachable, solver_to_move, key, undecided)
+    main_line = session.attempt(lambda: _main_line(session, gs, side), ()) if reachable else ()
+    refutation = ()
+    if reachable is False and solver_to_move:
+        refutation = session.attempt(lambda: tuple(_refute(session, gs, side, group[0])
+                                                   for group in session.classes()), ())
     return PuzzleResult(deal, goal, reachable, verdict, tuple(key), tuple(failing), main_line,
-                        refutation, solver_to_move, engine.nodes)
+                        refutation, solver_to_move, engine.nodes, session.stopped is None,
+                        session.stopped, tuple(undecided))
 
 
-def _defence_choice(searcher: Searcher, gs: GoalSearch, side: int, want_goal: bool) -> int:
+def _verdict(reachable: bool | None, solver_to_move: bool, key: list, undecided: list) -> str:
+    """sound, cooked or unreachable, as far as it is proven ("unknown" where it is not)."""
+    if reachable is None:
+        return "unknown"
+    if not reachable:
+        return "unreachable"
+    if not solver_to_move:
+        return "sound"
+    if len(key) >= 2:
+        return "cooked"
+    if undecided:
+        return "unknown"
+    return "sound" if len(key) == 1 else "cooked"
+
+
+def _solver_total(session: Session, side: int) -> int:
+    """The solving side's exact final total (as side 0 sees it, signed) after ``child``."""
+    value = session.gained[-1] + (session.value() if not session.over else 0)
+    return value if side == 0 else -value
+
+
+def _defence_choice(session: Session, gs: GoalSearch, side: int, want_goal: bool) -> int:
     """The defence's best try: among replies with the goal's truth ``want_goal``, the one
     after which the solving side's exact total is lowest."""
     best, best_total = None, None
-    for group in searcher.classes():
-        searcher.push(group[0])
-        ok = gs.holds()
-        total = None
-        if ok == want_goal:
-            value = searcher.gained[-1] + (searcher.value() if searcher.engine.tricks_left else 0)
-            total = value if side == 0 else -value
-        searcher.pop()
-        if total is not None and (best_total is None or total < best_total):
-            best, best_total = group[0], total
-    return best if best is not None else searcher.classes()[0][0]
+    for child in session.moves():
+        if gs.holds() != want_goal:
+            continue
+        total = _solver_total(session, side)
+        if best_total is None or total < best_total:
+            best, best_total = child.move, total
+    return best if best is not None else session.classes()[0][0]
 
 
-def _solver_choice(searcher: Searcher, gs: GoalSearch) -> int:
-    for group in searcher.classes():
-        searcher.push(group[0])
-        ok = gs.holds()
-        searcher.pop()
-        if ok:
-            return group[0]
-    return searcher.classes()[0][0]
+def _solver_choice(session: Session, gs: GoalSearch) -> int:
+    for child in session.moves():
+        if gs.holds():
+            return child.move
+    return session.classes()[0][0]
 
 
-def _main_line(searcher: Searcher, gs: GoalSearch, side: int) -> tuple[Card, ...]:
-    line = []
+def _best_total(session: Session, side: int) -> int:
+    best, best_total = None, None
+    for child in session.moves():
+        total = _solver_total(session, side)
+        if best_total is None or total > best_total:
+            best, best_total = child.move, total
+    return best
+
+
+def _walk(session: Session, first: list[int], choose) -> tuple:
+    """Play ``first`` and then ``choose(session)``'s card at every node to the end; the cards."""
+    line = list(first)
+    for move in first:
+        session.push(move)
     try:
-        while searcher.engine.tricks_left > 0:
-            solver_moves = searcher.position.rules.side(searcher.engine.to_move) == side
-            card = _solver_choice(searcher, gs) if solver_moves else _defence_choice(searcher, gs, side, True)
-            searcher.push(card)
+        while not session.over:
+            card = choose(session)
+            session.push(card)
             line.append(card)
     finally:
         for _ in line:
-            searcher.pop()
-    return tuple(searcher.tables.cards[i & 63] for i in line)
+            session.pop()
+    return session.cards_of(line)
 
 
-def _refute(searcher: Searcher, gs: GoalSearch, side: int, first: int):
+def _main_line(session: Session, gs: GoalSearch, side: int) -> tuple[Card, ...]:
+    """The first key move at the solver's turns, the defence's best try at the others."""
+    def choose(s: Session) -> int:
+        if s.side_to_move() == side:
+            return _solver_choice(s, gs)
+        return _defence_choice(s, gs, side, True)
+    return _walk(session, [], choose)
+
+
+def _refute(session: Session, gs: GoalSearch, side: int, first: int):
     """After the solver's ``first`` card: the defence keeps the goal out of reach, and the
     solver fights on with its best total."""
-    line = [first]
-    searcher.push(first)
-    try:
-        while searcher.engine.tricks_left > 0:
-            solver_moves = searcher.position.rules.side(searcher.engine.to_move) == side
-            if solver_moves:
-                card = _best_total(searcher, side)
-            else:
-                card = _defence_choice(searcher, gs, side, False)
-            searcher.push(card)
-            line.append(card)
-    finally:
-        for _ in line:
-            searcher.pop()
-    cards = [searcher.tables.cards[i & 63] for i in line]
+    def choose(s: Session) -> int:
+        if s.side_to_move() == side:
+            return _best_total(s, side)
+        return _defence_choice(s, gs, side, False)
+    cards = _walk(session, [first], choose)
     return (cards[0], tuple(cards[1:]))
-
-
-def _best_total(searcher: Searcher, side: int) -> int:
-    best, best_total = None, None
-    for group in searcher.classes():
-        searcher.push(group[0])
-        total = searcher.gained[-1] + (searcher.value() if searcher.engine.tricks_left else 0)
-        searcher.pop()
-        total = total if side == 0 else -total
-        if best_total is None or total > best_total:
-            best, best_total = group[0], total
-    return best

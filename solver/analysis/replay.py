@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..anytime import Limits, Stopped
 from ..cards import Card
 from ..deal import Deal
-from ..objectives import Searcher
+from ..ladder import forced_rung
+from ..session import Session
 from ..solve import DEFAULT_TT_MEGABYTES, new_engine
 
 
@@ -36,9 +38,14 @@ class Step:
 class Replay:
     deal: Deal
     steps: tuple[Step, ...]
-    final: tuple[int, int]           # the totals actually reached (if the play is complete)
-    complete: bool
+    final: tuple[int, int] | None    # the totals actually reached (if the play is complete),
+                                     # else those of perfect play after the last card analysed
+    complete: bool                   # the play runs to the end of the deal
     nodes: int
+    # a limit was hit (or Ctrl-C): ``steps`` are the cards analysed (exact), of ``cards``
+    exact: bool = True
+    stopped: str | None = None
+    cards: int = 0
 
     def mistakes(self) -> tuple[Step, ...]:
         return tuple(s for s in self.steps if s.cost > 0 or s.rank_cost > 0)
@@ -51,77 +58,97 @@ class Replay:
 
 
 def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome: bool = True,
-           progress=None) -> Replay:
+           progress=None, limits: Limits | None = None) -> Replay:
     """Value every position of ``deal``'s ``play``.  The values are totals (tricks, points,
     honours) of both sides; in the Mariage variant the difference counts, and totals are
-    those of an optimal line from each position."""
+    those of an optimal line from each position.  ``limits``: one budget for the whole
+    replay; when it runs out (or on Ctrl-C) the cards analysed so far are kept, exact, and
+    the rest are not analysed (``exact`` False)."""
     start = deal.start()
     engine = new_engine(tt_megabytes)
-    searcher = Searcher.start(deal, start, engine)
+    session = Session(deal, start, engine, limits=limits)
     shows = {(t, k): deal._pair(suit) for t, k, suit in deal.shows}
     # each card with the pair shown with it, or explicitly none (a lead may leave one unshown)
     played = [(card, shows.get((t, k), -1)) for t, trick in enumerate(deal.play)
               for k, card in enumerate(trick)]
     cards_left = sum(len(start.held(s)) for s in range(start.seats)) + len(start.stock)
     steps: list[Step] = []
-    value = searcher.value()
-    before = searcher.final_totals(value)
-    rung = searcher.forced_rung(before[0] if start.rules.constant_sum else None) if with_outcome else None
+    try:
+        value, before, rung = session.guarded(lambda: _start_values(session, with_outcome))
+    except Stopped:
+        return Replay(deal, (), None, False, engine.nodes, False, session.stopped, len(played))
     for k, (card, pair) in enumerate(played):
-        position = searcher.position
-        seat = position.to_move
-        side = position.rules.side(seat)
-        trick_no = len(position.history) + 1
-        index = engine.move(searcher.tables.index[card], pair if not position.trick else -2)
-        gain = searcher.push(index)
-        child = gain + searcher.value(value - gain) if engine.tricks_left else gain
-        after = searcher.final_totals(child - gain)
-        cost = (value - child) if side == 0 else (child - value)
-        child_rung = None
-        if rung is not None:
-            child_rung = searcher.forced_rung(after[0] if start.rules.constant_sum else None) \
-                if engine.tricks_left else None
-        searcher.pop()
-        better: tuple[Card, ...] = ()
-        if cost > 0:
-            better = _keeping_cards(searcher, value, side == 0)
-        rank_cost = 0
-        if rung is not None:
-            after_rank = child_rung.rank if child_rung else deal.game_spec.outcome(_finished(searcher, index), deal).rank
-            rank_cost = (rung.rank - after_rank) if side == 0 else (after_rank - rung.rank)
-        steps.append(Step(trick_no, seat + 1, card, before, after, max(cost, 0), better,
-                          rung.text if rung else None,
-                          (child_rung.text if child_rung else None) if rung else None, max(rank_cost, 0),
-                          pair if pair >= 0 else None))
-        searcher.push(index)
-        value = child - gain
+        try:
+            step, index, value, after, child_rung = session.guarded(
+                lambda: _judge(session, card, pair, value, before, rung))
+        except Stopped:
+            break
+        except KeyboardInterrupt:          # between two searches: the finished steps stay
+            session.stopped = "interrupt"
+            break
+        steps.append(step)
+        session.push(index)
         before = after
         if child_rung is not None:
             rung = child_rung
         if progress:
             progress(k + 1, len(played))
     complete = len(played) == cards_left
-    final = tuple(searcher.position.points) if complete else before
-    return Replay(deal, tuple(steps), final, complete, engine.nodes)
+    final = tuple(session.position.points) if complete and len(steps) == len(played) else before
+    return Replay(deal, tuple(steps), final, complete, engine.nodes, session.stopped is None,
+                  session.stopped, len(played))
 
 
-def _keeping_cards(searcher: Searcher, value: int, maximise: bool) -> tuple[Card, ...]:
+def _start_values(session: Session, with_outcome: bool):
+    """The value, the totals and the forced outcome (or None) before the first card."""
+    value = session.value()
+    before = session.final_totals(value)
+    rung = forced_rung(session, before[0] if session.root.rules.constant_sum else None) \
+        if with_outcome else None
+    return value, before, rung
+
+
+def _judge(session: Session, card: Card, pair: int, value: int, before, rung):
+    """One card played: its step, its engine move, the value and totals after it, and the
+    forced outcome after it (None at the end or without outcomes)."""
+    deal, engine = session.deal, session.engine
+    constant = session.root.rules.constant_sum
+    position = session.position
+    seat = position.to_move
+    side = position.rules.side(seat)
+    trick_no = len(position.history) + 1
+    index = engine.move(session.tables.index[card], pair if not position.trick else -2)
+    with session.after(index) as gain:
+        child = gain + session.value(value - gain) if not session.over else gain
+        after = session.final_totals(child - gain)
+        child_rung = None
+        if rung is not None and not session.over:
+            child_rung = forced_rung(session, after[0] if constant else None)
+    cost = (value - child) if side == 0 else (child - value)
+    better: tuple[Card, ...] = ()
+    if cost > 0:
+        better = _keeping_cards(session, value, side == 0)
+    rank_cost = 0
+    if rung is not None:
+        after_rank = child_rung.rank if child_rung else deal.game_spec.outcome(_finished(session, index), deal).rank
+        rank_cost = (rung.rank - after_rank) if side == 0 else (after_rank - rung.rank)
+    step = Step(trick_no, seat + 1, card, before, after, max(cost, 0), better,
+                rung.text if rung else None,
+                (child_rung.text if child_rung else None) if rung else None, max(rank_cost, 0),
+                pair if pair >= 0 else None)
+    return step, index, child - gain, after, child_rung
+
+
+def _keeping_cards(session: Session, value: int, maximise: bool) -> tuple[Card, ...]:
     """The legal cards (all of each equivalent group) that keep ``value``."""
     keep = []
-    for group in searcher.classes():
-        gain = searcher.push(group[0])
-        rest = value - gain
-        if searcher.engine.tricks_left == 0:
-            ok = rest == 0
-        else:
-            ok = searcher.at_least(rest) if maximise else not searcher.at_least(rest + 1)
-        searcher.pop()
-        if ok:
-            keep += [searcher.tables.cards[i & 63] for i in group]
+    for child in session.moves():
+        if session.keeps(value - child.gain, maximise):
+            keep += session.cards_of(child.group)
     return tuple(keep)
 
 
-def _finished(searcher: Searcher, index: int):
+def _finished(searcher: Session, index: int):
     """The final position after the last card (for its outcome)."""
     position = searcher.position.copy()
     move = searcher.move_of(index)

@@ -32,11 +32,29 @@ Z95 = 1.959963984540054
 Row = tuple
 
 
-def score_layout(text: str, seat: int, objective: str, tt_megabytes: int) -> list[Row]:
-    """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side."""
+class NoExactLayout(RuntimeError):
+    """Every layout hit the node or time limit: there is nothing exact to advise from."""
+
+
+def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
+                 limits=None, share: str | None = None) -> list[Row] | None:
+    """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side;
+    None when ``limits`` (for this layout) were hit.  Ctrl-C is passed on.
+
+    ``share`` names the information set the layout belongs to (``layout_set``): when this
+    worker's engine last solved a layout of the same set, the table entries valid for every
+    layout are kept (``Engine.next_layout``), else the table starts empty."""
     from ..solve import solve
     deal = loads(text, "<layout>")
-    result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes))
+    engine = worker_engine(tt_megabytes)
+    if share is not None:
+        engine.next_layout(share)       # clears the table, or keeps only what every layout shares
+    result = solve(deal, objective=objective, engine=engine, keep_tt=share is not None,
+                   limits=limits)
+    if result.stopped == "interrupt":
+        raise KeyboardInterrupt
+    if not result.exact:
+        return None
     side = (seat - 1) % 2
     rows = []
     for move in result.moves:
@@ -44,6 +62,13 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int) -> lis
         rows.append((move.card.text(deal.notation), move.totals[side], move.totals[1 - side],
                      _level_label(move.level, move.winner, side), rank, move.optimal))
     return rows
+
+
+def layout_set(info: InfoSet, objective: str) -> str:
+    """A name for the layouts of ``info`` under ``objective`` (what ``score_layout`` shares)."""
+    import hashlib
+    text = f"{info.seat}\0{objective}\0{info.deal.dump()}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _level_label(level: str | None, winner: int | None, side: int) -> str | None:
@@ -54,10 +79,12 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
     return f"{level} ({'own side' if winner - 1 == side else 'other side'})"
 
 
-def _scores(jobs: list[tuple[str, int]], objective: str, tt_megabytes: int, workers: int,
-            dask_address: str | None) -> Iterator[tuple[int, list[Row]]]:
-    """(index, rows) for every (deal text, seat), in the order solved; one engine per worker."""
-    calls = [(i, (text, seat, objective, tt_megabytes)) for i, (text, seat) in enumerate(jobs)]
+def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
+            dask_address: str | None, limits=None) -> Iterator[tuple[int, list[Row] | None]]:
+    """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
+    per worker."""
+    calls = [(i, (job[0], job[1], objective, tt_megabytes, limits) + tuple(job[2:]))
+             for i, job in enumerate(jobs)]
     for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
         if isinstance(rows, BaseException):
@@ -167,6 +194,11 @@ class Suggestion:
     seed: int | None
     objective: str
     seconds: float
+    left_out: int = 0            # layouts that hit the limit: not in the figures
+
+    @property
+    def exact(self) -> bool:
+        return self.left_out == 0
 
 
 def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | None,
@@ -186,26 +218,39 @@ def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | 
 def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: bool | None = None,
             objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
             tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
-            progress: Callable[[int, int], None] | None = None) -> Suggestion:
-    """Advice for the seat of ``info`` (it must be to move)."""
+            progress: Callable[[int, int], None] | None = None, limits=None,
+            share_tables: bool = True) -> Suggestion:
+    """Advice for the seat of ``info`` (it must be to move).  ``limits`` apply to each
+    layout: a layout that hits them is left out of the figures and counted
+    (``Suggestion.left_out``); ``NoExactLayout`` if every layout hit them.  ``share_tables``:
+    a worker keeps the table entries valid for every layout from one layout to the next
+    (``score_layout``)."""
     started = time.perf_counter()
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
-    results = solve_layouts([(t, info.seat) for t in texts], objective, jobs, dask_address,
-                            tt_megabytes, progress)
-    advice = aggregate(results, is_exact, objective)
+    share = layout_set(info, objective) if share_tables else None
+    results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
+                            tt_megabytes, progress, limits)
+    kept = [rows for rows in results if rows is not None]
+    if not kept:
+        raise NoExactLayout(f"all {len(results)} layouts hit the limit: no advice")
+    # a layout left out makes even an enumeration of every layout inexact
+    advice = aggregate(kept, is_exact and len(kept) == len(results), objective)
     return Suggestion(info, advice, count, "exact" if is_exact else "samples",
-                      None if is_exact else seed, objective, time.perf_counter() - started)
+                      None if is_exact else seed, objective, time.perf_counter() - started,
+                      len(results) - len(kept))
 
 
-def solve_layouts(jobs: list[tuple[str, int]], objective: str, workers: int | None,
+def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
-                  progress: Callable[[int, int], None] | None = None) -> list[list[Row]]:
-    """Every (deal text, seat) scored, in order; local cores by default."""
+                  progress: Callable[[int, int], None] | None = None,
+                  limits=None) -> list[list[Row] | None]:
+    """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
+    local cores by default."""
     workers = workers or os.cpu_count() or 1
     out: list = [None] * len(jobs)
     done = 0
-    for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address):
+    for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits):
         out[i] = rows
         done += 1
         if progress:
@@ -253,8 +298,9 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             steps.append((t + 1, seat, card, info, layouts, is_exact))
     jobs_list, owner = [], []
     for n, (_, seat, _, info, layouts, _) in enumerate(steps):
+        share = layout_set(info, objective)
         for layout in layouts:
-            jobs_list.append((info.fill(layout).dump(), seat))
+            jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
     rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress)
     grouped: list[list] = [[] for _ in steps]
@@ -292,6 +338,7 @@ def suggest_json(s: Suggestion) -> dict:
                    "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
                    "expected_rung": v.mean_rank, "levels": v.levels} for v in a.cards],
         "seconds": round(s.seconds, 3),
+        **({} if s.exact else {"exact": False, "layouts_left_out": s.left_out}),
     }
 
 
@@ -299,12 +346,13 @@ def suggest_report(s: Suggestion) -> str:
     from tabulate import tabulate
     a = s.advice
     unit = s.info.deal.rule_set.unit
-    how = (f"all {a.layouts} consistent layouts (exact)" if s.mode == "exact"
+    how = (f"all {a.layouts} consistent layouts (exact)" if s.mode == "exact" and s.exact
+           else f"{a.layouts} of the {s.count:,} consistent layouts" if s.mode == "exact"
            else f"{a.layouts} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
     lines = [f"Seat {s.info.seat} to move; {len(s.info.pool)} cards hidden from it; {how}.", ""]
     rows = []
     for v in a.cards:
-        interval = "exact" if s.mode == "exact" else (
+        interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
         levels = ", ".join(f"{name} {share:.0%}" for name, share in
                            sorted(v.levels.items(), key=lambda kv: -kv[1]))
@@ -317,6 +365,9 @@ def suggest_report(s: Suggestion) -> str:
         headers.append("expected rung")
     lines.append(tabulate(rows, headers=headers + ["outcome levels"]))
     lines += ["", f"Play {a.best}: {a.sure()}.", f"({s.seconds:.1f} s)"]
+    if not s.exact:
+        lines += ["", f"NOT EXACT: {s.left_out} of {s.left_out + a.layouts} layouts hit the limit and "
+                      f"are left out; the figures are over the other {a.layouts} only."]
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..anytime import Limits
 from ..cards import SUITS
 from ..deal import Deal, DealError, loads
 from ..outcome import Outcome
@@ -21,9 +22,12 @@ from ..solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 class Cell:
     trump: int
     leader: int
-    totals: tuple[int, int]
-    outcome: Outcome
+    totals: tuple[int, int] | None       # None only in a partial cell (see ``bounds``)
+    outcome: Outcome | None              # None in a partial cell (see ``levels``)
     nodes: int
+    exact: bool = True                   # False: a limit was hit in this cell
+    bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # each side's (low, high)
+    levels: tuple[tuple[str, int | None], ...] = ()   # outcome levels still possible
 
 
 @dataclass(frozen=True)
@@ -32,9 +36,16 @@ class Table:
     cells: tuple[Cell, ...]
     best_trump: dict[int, int]          # seat (1-based) -> trump suit it should name
     ignored_play: bool                  # the deal had `play`; the table is of the deal as dealt
+    planned: int = 0                    # cells the table has (fewer solved after Ctrl-C)
+    stopped: str | None = None          # why a cell is partial: "nodes", "time", "interrupt"
 
-    def cell(self, trump: int, leader: int) -> Cell:
-        return next(c for c in self.cells if c.trump == trump and c.leader == leader)
+    @property
+    def exact(self) -> bool:
+        return len(self.cells) == self.planned and all(c.exact for c in self.cells)
+
+    def cell(self, trump: int, leader: int) -> Cell | None:
+        """The cell, or None if it was not solved (interrupted)."""
+        return next((c for c in self.cells if c.trump == trump and c.leader == leader), None)
 
 
 def signed_score(outcome: Outcome, side: int) -> tuple[int, int]:
@@ -51,20 +62,31 @@ def variant(deal: Deal, **changes) -> Deal:
 
 
 def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective: str = "score",
-             progress=None) -> Table:
-    """Solve every cell.  ``progress(done, total)`` is called after each cell."""
+             progress=None, limits: Limits | None = None) -> Table:
+    """Solve every cell.  ``progress(done, total)`` is called after each cell.  ``limits``
+    apply to each cell: a cell that hits them holds only what is proven (ranges and the
+    outcome levels still possible).  Ctrl-C ends the table with the cells finished."""
     spec = deal.game_spec
     plan = spec.table_variations(deal)
     if plan is None:
         raise DealError(f"{spec.title} has no trump to choose, so there is no table", "game", deal.source)
     engine = new_engine(tt_megabytes)
     cells: list[Cell] = []
+    stopped = None
     for k, (suit, leader, changes) in enumerate(plan):
         cell_deal = variant(deal, trump=suit, leader=leader, **changes)
         same_trump = k > 0 and plan[k - 1][0] == suit
-        result = solve(cell_deal, objective=objective, engine=engine, with_moves=False,
-                       keep_tt=same_trump)
-        cells.append(Cell(suit, leader, result.totals, result.outcome, result.nodes))
+        try:
+            result = solve(cell_deal, objective=objective, engine=engine, with_moves=False,
+                           keep_tt=same_trump, limits=limits)
+        except KeyboardInterrupt:
+            stopped = "interrupt"
+            break
+        cells.append(Cell(suit, leader, result.totals, result.outcome, result.nodes, result.exact,
+                          result.bounds, result.levels))
+        stopped = stopped or result.stopped
+        if result.stopped == "interrupt":
+            break
         if progress:
             progress(k + 1, len(plan))
     best: dict[int, int] = {}
@@ -73,10 +95,12 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
         for seat in range(1, deal.players + 1):
             side = (seat - 1) % 2
             leader = seat if by_declarer else deal.leader
+            if not all(_find(cells, s, leader) and _find(cells, s, leader).exact for s in SUITS):
+                continue                     # not decided: a cell is partial or missing
             best[seat] = max(SUITS, key=lambda s: (signed_score(_find(cells, s, leader).outcome, side),
                                                    _find(cells, s, leader).totals[side], -s))
-    return Table(deal, tuple(cells), best, bool(deal.play))
+    return Table(deal, tuple(cells), best, bool(deal.play), len(plan), stopped)
 
 
-def _find(cells, trump, leader) -> Cell:
-    return next(c for c in cells if c.trump == trump and c.leader == leader)
+def _find(cells, trump, leader) -> Cell | None:
+    return next((c for c in cells if c.trump == trump and c.leader == leader), None)

@@ -1,6 +1,6 @@
 """The tactics study: how good is a piece of advice against perfect play, over many deals.
 
-Each deal is walked along one double-dummy optimal line (``Searcher.line``, under the study's
+Each deal is walked along one double-dummy optimal line (``lines.optimal_line``, under the study's
 objective).  At every decision of that line (a seat with more than one legal card) where a tactic applies (``first``: only its first
 one in the deal) every legal card is scored exactly: the final total of the mover's side after
 it with perfect play on both sides, and (objective ``score``) the outcome it forces.  One
@@ -30,11 +30,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ..anytime import Limits, Stopped
 from ..deal import Deal, loads
-from ..objectives import Searcher
+from ..ladder import forced_rung
+from ..lines import optimal_line
+from ..session import Session
 from ..tactics import Tactic, TacticError, get, make_view
 from ..tactics.loader import file_digest, load_file
-from .batch import BatchItem, ResultsFile, run_everywhere, worker_engine
+from .batch import BatchItem, ResultsFile, limits_json, run_everywhere, worker_engine
 
 STUDY_VERSION = 1
 
@@ -48,10 +51,19 @@ class StudySettings:
     first: bool = False
     tactic_file: str | None = None
     tt_megabytes: int = 64
+    limits: Limits | None = None        # for each deal's line and again for each decision
+    view: str = "double-dummy"        # or "player": each decision also from the mover's view
+    samples: int = 20                 # layouts per decision of the player's view
+    view_seed: int = 0                # seed of the player's view's sampling
 
     def fingerprint(self) -> str:
         digest = file_digest(self.tactic_file) if self.tactic_file else ""
-        return json.dumps([STUDY_VERSION, list(self.tactics), self.objective, self.first, digest])
+        key = [STUDY_VERSION, list(self.tactics), self.objective, self.first, digest]
+        if self.limits is not None and self.limits.any:     # without limits: as before
+            key.append([self.limits.nodes, self.limits.seconds])
+        if self.view == "player":
+            key += ["player", self.samples, self.view_seed]
+        return json.dumps(key)
 
 
 @dataclass(frozen=True)
@@ -73,19 +85,18 @@ def resolve(names: tuple[str, ...], tactic_file: str | None) -> list[Tactic]:
 
 # --- one deal --------------------------------------------------------------------------------------
 
-def _card_scores(searcher: Searcher, objective: str) -> list[tuple[Any, int, int | None, bool]]:
+def _card_scores(searcher: Session, objective: str) -> list[tuple[Any, int, int | None, bool]]:
     """(card, mover's final total, mover's outcome score, mover wins) for every legal card."""
     position = searcher.position
     side = position.rules.side(position.to_move)
     constant = position.rules.constant_sum
     value = searcher.value()
     scores = []
-    for group in searcher.classes():
-        gain = searcher.push(group[0])
+    for child in searcher.moves():          # popped even when a limit stops a search inside
+        group, gain = child.group, child.gain
         if searcher.engine.tricks_left:
-            child = gain + searcher.value(value - gain)
-            totals = searcher.final_totals(child - gain)
-            rung = searcher.forced_rung(totals[0] if constant else None) if objective == "score" else None
+            totals = searcher.final_totals(searcher.value(value - gain))
+            rung = forced_rung(searcher, totals[0] if constant else None) if objective == "score" else None
         else:
             final = searcher.position
             totals = (final.points[0], final.points[1])
@@ -93,7 +104,6 @@ def _card_scores(searcher: Searcher, objective: str) -> list[tuple[Any, int, int
             if objective == "score":
                 outcome = searcher.deal.game_spec.outcome(final, searcher.deal)
                 rung = outcome
-        searcher.pop()
         rank = wins = None
         if rung is not None:
             rank = rung.rank if side == 0 else -rung.rank
@@ -110,20 +120,37 @@ def _winner_side(rung) -> int | None:
     return None if rung.winner is None else rung.winner - 1
 
 
-def study_deal(deal: Deal, tactics: list[Tactic], objective: str, first: bool, engine) -> dict:
-    """Walk ``deal`` along an optimal line; the decisions where a tactic applied, scored."""
+def _optimal_line(searcher: Session, objective: str) -> list[int]:
+    """The deal's optimal line under the study's objective."""
+    value = searcher.value()
+    rung = None
+    if objective == "score":
+        constant = searcher.root.rules.constant_sum
+        rung = forced_rung(searcher, searcher.final_totals(value)[0] if constant else None)
+    return optimal_line(searcher, value, rung.rank if rung is not None else None)
+
+
+def study_deal(deal: Deal, tactics: list[Tactic], objective: str, first: bool, engine,
+               limits: Limits | None = None) -> dict:
+    """Walk ``deal`` along an optimal line; the decisions where a tactic applied, scored.
+    ``limits`` apply to the line and again to each decision's card values: a deal whose
+    line is not found within them has no decisions (``"exact": false``), a decision whose
+    cards are not all valued is kept with ``"exact": false`` and no values (counted apart).
+    Ctrl-C is passed on (the deal is studied again on resume)."""
     position = deal.position()
     if position.is_over():
         return {"totals": list(position.points), "line": [], "decisions": [], "nodes": 0}
     engine.new_search()
-    searcher = Searcher.start(deal, position, engine, keep_tt=False)
+    searcher = Session(deal, position, engine, keep_tt=False)
     engine.reset_nodes()
-    value = searcher.value()
-    constant = position.rules.constant_sum
-    rung = None
-    if objective == "score":
-        rung = searcher.forced_rung(searcher.final_totals(value)[0] if constant else None)
-    line = searcher.line(value, rung.rank if rung is not None else None)
+    searcher.limit(limits)
+    try:
+        line = searcher.guarded(lambda: _optimal_line(searcher, objective))
+    except Stopped:
+        if searcher.stopped == "interrupt":
+            raise KeyboardInterrupt from None
+        return {"totals": None, "line": [], "decisions": [], "nodes": engine.nodes, "exact": False,
+                "stopped": searcher.stopped}
     mine = [t for t in tactics if t.game in (None, deal.game)]
     done: set[str] = set()
     decisions = []
@@ -138,7 +165,16 @@ def study_deal(deal: Deal, tactics: list[Tactic], objective: str, first: bool, e
                     advice[t.name] = cards
             if advice:
                 done.update(advice)
-                scores = _card_scores(searcher, objective)
+                searcher.limit(limits)
+                scores = searcher.attempt(lambda: _card_scores(searcher, objective))
+                if scores is None:
+                    if searcher.stopped == "interrupt":
+                        raise KeyboardInterrupt
+                    decisions.append({"ply": ply, "seat": view.seat + 1, "cards": [], "exact": False,
+                                      "advice": {name: [] for name in advice}})
+                    searcher.stopped = None
+                    searcher.push(index)
+                    continue
                 cards = [s[0] for s in scores]
                 decisions.append({
                     "ply": ply, "seat": view.seat + 1,
@@ -162,8 +198,29 @@ def study_item(item_id: str, text: str, settings: StudySettings) -> tuple[str, d
     """One deal in a worker, with the worker's engine."""
     deal = loads(text, item_id)
     tactics = resolve(settings.tactics, settings.tactic_file)
-    return item_id, study_deal(deal, tactics, settings.objective, settings.first,
-                               worker_engine(settings.tt_megabytes))
+    record = study_deal(deal, tactics, settings.objective, settings.first,
+                        worker_engine(settings.tt_megabytes), settings.limits)
+    if settings.view == "player":
+        add_player_view(deal, record, settings)
+    return item_id, record
+
+
+def add_player_view(deal: Deal, record: dict, settings: StudySettings) -> None:
+    """Each decision of ``record`` judged again from what its mover could see there (not the
+    decisions whose card values a limit left unknown: they are counted apart already)."""
+    from ..cards import parse_card
+    from ..tactics.base import play_to
+    from .tactic_view import decision_seed, player_view
+    line = [parse_card(t, deal.notation) for t in record["line"]]
+    text = deal.dump()
+    for decision in record["decisions"]:
+        if decision.get("exact", True) is False:
+            continue
+        here = deal.with_play(play_to(deal, line[:decision["ply"]]))
+        decision["player"] = player_view(here, decision["seat"], decision["cards"], settings.objective,
+                                         settings.samples,
+                                         decision_seed(settings.view_seed, text, decision["ply"]),
+                                         settings.tt_megabytes)
 
 
 # --- many deals ----------------------------------------------------------------------------------
@@ -200,7 +257,8 @@ def record_of(item: StudyItem, settings: StudySettings, result: dict) -> dict:
     return {"id": item.id, "file": item.file, "game": item.game, "label": item.label,
             "sha256": item.sha256, "objective": settings.objective, "with_moves": True,
             "tactics": list(settings.tactics), "first": settings.first, "deal": item.text,
-            "result": result}
+            "result": result, **({"limits": limits_json(settings.limits)}
+                                 if result.get("exact") is False else {})}
 
 
 def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | None = None,
@@ -213,7 +271,7 @@ def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | Non
     (so the report does not depend on the number of jobs or on resuming)."""
     resolve(settings.tactics, settings.tactic_file)         # bad names fail here, before work
     jobs = jobs or os.cpu_count() or 1
-    results = ResultsFile(out, items, settings.objective, True) if out else _NoFile()
+    results = ResultsFile(out, items, settings.objective, True, limits=settings.limits) if out else _NoFile()
     run = StudyRun(items)
     try:
         run.records.update(results.recovery.kept)
@@ -346,12 +404,23 @@ def score_decision(deal_id: str, decision: dict, name: str) -> Scored:
 
 
 def scored_decisions(records: list[dict], name: str) -> list[Scored]:
+    """The decisions where ``name`` applied whose cards were all valued exactly."""
     out = []
     for record in records:
         for decision in record["result"]["decisions"]:
-            if name in decision["advice"] and len(decision["cards"]) > 1:
+            if (name in decision["advice"] and decision.get("exact", True)
+                    and len(decision["cards"]) > 1):
                 out.append(score_decision(record["id"], decision, name))
     return out
+
+
+def unscored(records: list[dict], name: str) -> tuple[int, int]:
+    """(deals whose line hit the limit, decisions of ``name`` whose card values did): they
+    are counted apart, never in the statistics."""
+    deals = sum(1 for r in records if r["result"].get("exact") is False)
+    decisions = sum(1 for r in records for d in r["result"]["decisions"]
+                    if name in d["advice"] and d.get("exact", True) is False)
+    return deals, decisions
 
 
 def _mean_ci(values, deals, seed) -> dict:
@@ -396,6 +465,13 @@ def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: 
                             seed=key + ":vs_random", groups=deals).as_json(),
         "all_advised": len(scored) - len(with_opposite),
     }
+    deals_out, decisions_out = unscored(mine, tactic.name)
+    if deals_out or decisions_out:          # a limit was hit: said, and left out of the figures
+        out["not_exact"] = {"deals": deals_out, "decisions": decisions_out}
+    from .tactic_view import summarise_view
+    player = summarise_view(scored, records, key)
+    if player is not None:
+        out["player"] = player
     if objective == "score":
         for part, level, win, subset in (("advice", "level_lost", "win_lost", scored),
                                          ("random", "random_level_lost", "random_win_lost", scored),

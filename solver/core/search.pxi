@@ -95,6 +95,14 @@ cdef inline void position_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     absolute_key(c, ka, kb, kc)
 
 
+cdef inline bint portable(Ctx* c, uint32_t kc) noexcept nogil:
+    """Whether an entry under this key holds for every layout of an information set, not only
+    for this deal: a canonical key names the owner of every card in play and the piles, but
+    not the order of a stock, so only once no stock card is left.  (Absolute keys assume the
+    deal's hands.)"""
+    return (kc & CANON_FLAG) != 0 and c.stock_rest == 0
+
+
 cdef inline int move_to_entry(Ctx* c, uint32_t kc, int card) noexcept nogil:
     """Canonical entries remember the best card by its place among the cards in play."""
     if kc & CANON_FLAG:
@@ -324,35 +332,57 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
 
 
 cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximize, int alpha,
-                           int beta, int* value) noexcept nogil:
+                           int beta, int* value, uint64_t* ka, uint64_t* kb, uint32_t* kc,
+                           uint64_t* keyed) noexcept nogil:
     """Enhanced transposition cutoff: at the last seat of a trick every card ends the trick,
     so look up each resulting position before searching any; one stored bound may already
-    decide this node."""
-    cdef uint64_t m = legal, ka, kb
-    cdef uint32_t kc
-    cdef int x, v
+    decide this node.  All the keys are computed and their buckets fetched first, then probed,
+    so the memory latencies overlap; the keys (slot k: the k-th card of ``legal``) are handed
+    to the children searched next (``keyed``: the cards whose child starts a keyed trick)."""
+    cdef uint64_t m = legal
+    cdef int x, k = 0
+    cdef int gain[MAXMOVES]
     cdef Undo u
     cdef TTEntry* e
+    keyed[0] = 0
     while m:
         x = st_ctz(m)
         m &= m - 1
         do_move(c, seat, x, &u)
         if not u.stop and c.tricks_left >= 2:
-            position_key(c, &ka, &kb, &kc)
-            e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
-            if e != NULL:
-                if maximize and u.gain + e.lo >= beta:
-                    v = u.gain + e.lo
-                    undo_move(c, &u)
-                    value[0] = v
-                    return x
-                if not maximize and u.gain + e.hi <= alpha:
-                    v = u.gain + e.hi
-                    undo_move(c, &u)
-                    value[0] = v
-                    return x
+            position_key(c, &ka[k], &kb[k], &kc[k])
+            st_prefetch(tt_bucket(tt, ka[k], kb[k], kc[k]))
+            keyed[0] |= st_bit(x)
+            gain[k] = u.gain
         undo_move(c, &u)
+        k += 1
+    m = keyed[0]
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        k = st_popcount(legal & (st_bit(x) - 1))
+        e = tt_probe_bucket(tt, tt_bucket(tt, ka[k], kb[k], kc[k]), ka[k], kb[k], kc[k])
+        if e != NULL:
+            if maximize and gain[k] + e.lo >= beta:
+                value[0] = gain[k] + e.lo
+                return x
+            if not maximize and gain[k] + e.hi <= alpha:
+                value[0] = gain[k] + e.hi
+                return x
     return -1
+
+
+cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int beta, uint64_t legal,
+                             uint64_t keyed, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
+    """``search_move``, handing the child the key ``etc_cutoff`` computed for it."""
+    cdef int k
+    if (keyed >> m) & 1:
+        k = st_popcount(legal & (st_bit(m) - 1))
+        c.pre_valid = 1
+        c.pre_ka = ka[k]
+        c.pre_kb = kb[k]
+        c.pre_kc = kc[k]
+    return search_move(c, tt, seat, m, alpha, beta)
 
 
 cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
@@ -368,6 +398,12 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint32_t kc = 0
     cdef TTEntry* e
     cdef TTEntry* bucket = NULL
+    cdef uint64_t eka[MAXMOVES]
+    cdef uint64_t ekb[MAXMOVES]
+    cdef uint32_t ekc[MAXMOVES]
+    cdef uint64_t keyed = 0, etc_legal = 0
+    cdef int pre = c.pre_valid
+    c.pre_valid = 0
     c.nodes += 1
     if c.limited and limit_hit(c):
         return 0                # meaningless: the caller sees ``aborted`` and unwinds
@@ -376,7 +412,12 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             return last_trick(c) if c.tricks_left == 1 else 0
         if c.use_tt:
             # find the bucket first and let the memory system fetch it while we compute bounds
-            position_key(c, &ka, &kb, &kc)
+            if pre:
+                ka = c.pre_ka
+                kb = c.pre_kb
+                kc = c.pre_kc
+            else:
+                position_key(c, &ka, &kb, &kc)
             bucket = tt_bucket(tt, ka, kb, kc)
             st_prefetch(bucket)
         value_range(c, &lo, &hi)
@@ -405,15 +446,16 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     if c.use_merge:
         legal = merge_equivalent(c, legal)
     maximize = c.side[seat] == c.max_side
-    if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc:
-        if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v) >= 0:
+    if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc and legal & (legal - 1):
+        etc_legal = legal
+        if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, eka, ekb, ekc, &keyed) >= 0:
             return v
     best = -INF if maximize else INF
     bestmove = 255
     # Stage 1: the move that was best here before, without scoring the others.
     if ttmove >= 0 and (legal >> ttmove) & 1:
         legal &= ~st_bit(ttmove)
-        best = search_move(c, tt, seat, ttmove, alpha, beta)
+        best = search_keyed(c, tt, seat, ttmove, alpha, beta, etc_legal, keyed, eka, ekb, ekc)
         if c.aborted:
             return best
         bestmove = ttmove
@@ -430,7 +472,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             nm = add_show_choices(c, seat, moves, nm, ttmove if tried else -1)
         for i in range(nm):
             m = moves[i]
-            v = search_move(c, tt, seat, m, alpha, beta)
+            v = search_keyed(c, tt, seat, m, alpha, beta, etc_legal, keyed, eka, ekb, ekc)
             if c.aborted:
                 return v
             if maximize:
@@ -464,7 +506,7 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             lo = best
             hi = best
         tt_store(tt, ka, kb, kc, lo, hi, move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                 c.tricks_left)
+                 c.tricks_left, portable(c, kc))
     return best
 
 

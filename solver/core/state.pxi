@@ -44,6 +44,7 @@ cdef enum:
     MAXPAIRS = 4
     MAXGOAL = 256
     INF = 30000
+    ETC_FROM = 8                # enhanced transposition cutoffs pay from about this many tricks left
 
 ctypedef struct Rule:
     int follow_suit
@@ -116,7 +117,11 @@ ctypedef struct Ctx:
     int use_order
     int use_canon
     int use_etc                 # enhanced transposition cutoffs at the last seat of a trick,
-                                # from this many tricks left (0: never)
+                                # from this many tricks left (0: never; ETC_FROM by default)
+    int pre_valid               # the parent computed this trick start's key (pre_ka..pre_kc)
+    uint64_t pre_ka
+    uint64_t pre_kb
+    uint32_t pre_kc
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
     int value_bits              # bits to number a value class

@@ -45,17 +45,18 @@ cdef extern from *:
     void st_free_table(void* p, size_t bytes) noexcept nogil
     void st_prefetch(const void* p) noexcept nogil
 
-ctypedef struct TTEntry:
+ctypedef struct TTEntry:     # 32 bytes: a bucket of TT_WAYS entries is two whole cache lines
     uint64_t key_a          # every card still in play
     uint64_t key_b          # who holds what where the cards change hands (stock games)
     uint32_t key_c          # leader, suit lengths of a canonical key, search mode
     int16_t lo              # the remaining value is >= lo ...
     int16_t hi              # ... and <= hi
+    uint16_t epoch          # the entry is valid only in the table's current epoch ...
     uint8_t move            # best card found here (move ordering)
     uint8_t depth           # tricks left: what the entry cost to find; 0 = empty
     uint8_t gen             # search generation, for replacement
-    uint16_t epoch          # the entry is valid only in the table's current epoch
-    uint8_t pad[3]
+    uint8_t shared          # set: valid since ``shared_from`` too (valid for every layout)
+    uint8_t pad[2]
 
 cdef enum:
     TT_WAYS = 4
@@ -65,6 +66,7 @@ ctypedef struct TT:
     uint64_t nbuckets       # a power of two
     uint8_t gen
     uint16_t epoch          # bumped to clear the table without touching its memory
+    uint16_t shared_from    # shared entries of epochs shared_from..epoch are valid
     uint64_t probes
     uint64_t hits
     uint64_t stores
@@ -81,6 +83,7 @@ cdef int tt_init(TT* t, uint64_t megabytes) noexcept nogil:
     t.nbuckets = n
     t.gen = 1
     t.epoch = 1
+    t.shared_from = 1
     t.probes = 0
     t.hits = 0
     t.stores = 0
@@ -94,10 +97,24 @@ cdef void tt_free(TT* t) noexcept nogil:
 
 
 cdef void tt_clear(TT* t) noexcept nogil:
+    tt_next_layout(t)
+    t.shared_from = t.epoch
+
+
+cdef void tt_next_layout(TT* t) noexcept nogil:
+    """Forget every entry but the shared ones: another layout of the same information set
+    (same rules, cards played and cards seen) is about to be searched.  Shared entries are
+    those whose key names every card that may differ between such layouts (see
+    ``search.pxi``'s ``portable``)."""
     t.epoch += 1
     if t.epoch == 0:          # wrapped after 65535 clears: wipe for real
         memset(t.entries, 0, t.nbuckets * TT_WAYS * sizeof(TTEntry))
         t.epoch = 1
+        t.shared_from = 1
+
+
+cdef inline bint tt_live(TT* t, TTEntry* e) noexcept nogil:
+    return e.epoch == t.epoch or (e.shared and e.epoch >= t.shared_from)
 
 
 cdef inline uint64_t tt_hash(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
@@ -118,22 +135,22 @@ cdef inline TTEntry* tt_probe_bucket(TT* t, TTEntry* bucket, uint64_t a, uint64_
     cdef int i
     t.probes += 1
     for i in range(TT_WAYS):
-        if bucket[i].key_a == a and bucket[i].epoch == t.epoch and bucket[i].key_b == b \
-                and bucket[i].key_c == c and bucket[i].depth:
+        if bucket[i].key_a == a and bucket[i].key_b == b and bucket[i].key_c == c \
+                and bucket[i].depth and tt_live(t, &bucket[i]):
             t.hits += 1
             return &bucket[i]
     return NULL
 
 
 cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint32_t c, int lo, int hi,
-                          int move, int depth) noexcept nogil:
+                          int move, int depth, bint shared) noexcept nogil:
     cdef TTEntry* bucket = t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
     cdef TTEntry* e = NULL
     cdef TTEntry* victim = &bucket[0]
     cdef int i, score, best_score = 1 << 30
     t.stores += 1
     for i in range(TT_WAYS):
-        if bucket[i].epoch != t.epoch:       # stale: as good as empty
+        if not tt_live(t, &bucket[i]):       # stale: as good as empty
             if best_score > -1:
                 best_score = -1
                 victim = &bucket[i]
@@ -164,3 +181,4 @@ cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint32_t c, int lo, int
     e.depth = <uint8_t> depth
     e.gen = t.gen
     e.epoch = t.epoch
+    e.shared = shared

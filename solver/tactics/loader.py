@@ -9,10 +9,10 @@ The file defines functions ``def name(view) -> cards | None`` and lists them in 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import inspect
 from pathlib import Path
 
+from ..userfile import UserFileError, load_module
 from .base import REGISTRY, Tactic, TacticError
 
 _CACHE: dict[tuple[str, str], dict[str, Tactic]] = {}
@@ -32,20 +32,10 @@ def load_file(path: str | Path) -> dict[str, Tactic]:
     if key in _CACHE:
         return _CACHE[key]
     before = dict(REGISTRY)
-    spec = importlib.util.spec_from_file_location(f"stich_tactics_{key[1][:12]}", path)
-    if spec is None or spec.loader is None:
-        raise TacticError(f"{path}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - the user's file may raise anything
-        line = ""
-        tb = exc.__traceback__
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == str(path):
-                line = f" (line {tb.tb_lineno})"
-            tb = tb.tb_next
-        raise TacticError(f"{path}: loading the tactic file raised {type(exc).__name__}{line}: {exc}") from None
+        module = load_module(path, "tactic file")
+    except UserFileError as exc:
+        raise TacticError(str(exc)) from None
     found: dict[str, Tactic] = {}
     # tactics registered with the decorator while the file ran
     for name, t in REGISTRY.items():

@@ -1,0 +1,82 @@
+"""The ladder walk: the best outcome level a side can force, one condition at a time.
+
+A game's ladder (``solver.outcome``) lists its levels from the best for seat 1's side down;
+the forced outcome is the first rung whose condition holds under perfect play.  What side
+0's final total alone decides (``decided``) needs no search.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .anytime import Stopped
+from .outcome import ALWAYS, AtLeast, Rung, Streak
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+def decided(condition, span: tuple[int, int] | None) -> bool | None:
+    """What side 0's final total alone, known to lie in ``span`` (low, high), decides about
+    a ladder condition: True or False, or None when a search must decide."""
+    if condition is ALWAYS:
+        return True
+    if span is None:
+        return None
+    low, high = span
+    if isinstance(condition, AtLeast):
+        if low >= condition.total:
+            return True
+        return False if high < condition.total else None
+    if isinstance(condition, Streak) and condition.needs:
+        need_low, need_high = condition.needs
+        if high < need_low or low > need_high:      # the run cannot happen with these totals
+            return condition.negate
+    return None
+
+
+def forced_rung(session: Session, known_total: int | None = None) -> Rung | None:
+    """The best rung for side 0 that holds under perfect play (None: the game has no
+    ladder for these rules).  ``known_total``: side 0's exact final total, if known,
+    answers point thresholds without searching."""
+    span = None if known_total is None else (known_total, known_total)
+    for rung in session.ladder():
+        verdict = decided(rung.condition, span)
+        if verdict is None:
+            verdict = session.holds(rung.condition)
+        if verdict:
+            return rung
+    return None
+
+
+def possible_rungs(session: Session, side0: tuple[int, int] | None) -> tuple[list[Rung], str | None]:
+    """The rungs that may be the forced outcome, best first, side 0's final total being
+    known to lie in ``side0`` (low, high), each search within the session's budget: exactly
+    one when everything needed was decided.  A rung is ruled out when its condition fails,
+    and the first that holds ends the list.  Also says why the budget ran out (None: it did
+    not)."""
+    possible, stopped = [], None
+    for rung in session.ladder():
+        verdict = decided(rung.condition, side0)
+        if verdict is None:
+            try:
+                verdict = session.guarded(lambda: session.holds(rung.condition))
+            except Stopped as stop:
+                verdict, stopped = None, stopped or stop.reason
+        if verdict is not False:
+            possible.append(rung)
+        if verdict:
+            break
+    return possible, stopped
+
+
+def keeps_rung(session: Session, rank: int, maximiser_moved: bool) -> bool:
+    """After a move: is the outcome still exactly ``rank`` under perfect play?  The side
+    that moved can only have kept it or made it worse for itself, so one condition
+    decides: side 0 kept "at least rank", side 1 kept "not better than rank"."""
+    ladder = session.ladder()
+    if maximiser_moved:
+        rung = next((r for r in ladder if r.rank == rank), None)
+        return rung is not None and session.holds(rung.condition)
+    better = [r for r in ladder if r.rank > rank]
+    return not better or not session.holds(better[-1].condition)

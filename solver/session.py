@@ -1,0 +1,303 @@
+"""One search session: an engine set up on a position of one deal, moved along a line.
+
+Every question the analyses ask is asked of a ``Session``: the value under the totals, "does
+this condition hold under perfect play?" (``holds``), "what does each legal card lead to?"
+(``moves``: the ONE push / test / pop loop over the position's classes of equivalent cards),
+and questions under another objective (``with session.objective(...)``, which restores the
+totals objective afterwards).  The session mirrors the engine with a referee position, played
+out only when asked for, so the game's history is known at every node.
+
+A session may carry a budget (``solver.anytime.Budget``): ``guarded(step)`` runs searches
+within it and raises ``Stopped`` with what is proven when it runs out.  The ladder walk is in
+``solver.ladder``, the line searches in ``solver.lines``.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterator, TypeVar
+
+from ._search import Engine
+from .anytime import Budget, Limits, Stopped
+from .deal import Deal
+from .objectives import score_objective, total_objective
+from .outcome import ALWAYS, Rung
+from .playout import replay_line
+from .position import Move, Position
+from .tables import Tables, compile_position
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Child:
+    """A legal move being looked at: its class of equivalent moves (engine indices; the first
+    is the one pushed), its number in the listing, and what it earned."""
+
+    number: int
+    group: list[int]
+    gain: int
+
+    @property
+    def move(self) -> int:
+        return self.group[0]
+
+
+class Session:
+    """An engine set up on ``position`` of ``deal`` (moved along with ``push``/``pop``),
+    answering questions about the current node."""
+
+    def __init__(self, deal: Deal, position: Position, engine: Engine, keep_tt: bool = False,
+                 limits: Limits | None = None):
+        self.engine = engine
+        self.deal = deal
+        self.root = position
+        self.tables: Tables = compile_position(position)
+        engine.setup(self.tables.as_dict(), keep_tt)
+        engine.objective(**total_objective(position))
+        self.budget = Budget(engine, limits or Limits())
+        self.stopped: str | None = None       # why a guarded search stopped first, if one did
+        self.played: list[tuple[int, int | None]] = []
+        self.referees: list[Position | None] = [position.copy()]
+        self.gained: list[int] = [0]
+
+    # --- moving ---------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The referee's position at the current node, played out only when asked for (most
+        questions need only the engine)."""
+        depth = len(self.played)
+        known = depth
+        while self.referees[known] is None:
+            known -= 1
+        referee = self.referees[known]
+        for k in range(known, depth):
+            referee = referee.copy()
+            index, pair = self.played[k]
+            referee.play(self.tables.cards[index], check=False, pair=pair)
+            self.referees[k + 1] = referee
+        return referee
+
+    def shown_by(self, move: int) -> int | None:
+        """The pair ``move`` would show here (None: none)."""
+        pair = self.engine.shown_by(move)
+        return None if pair < 0 else pair
+
+    def move_of(self, move: int) -> Move:
+        return Move(self.tables.cards[move & 63], self.shown_by(move))
+
+    def cards_of(self, group) -> tuple:
+        return tuple(self.tables.cards[i & 63] for i in group)
+
+    def push(self, move: int) -> int:
+        pair = self.shown_by(move)
+        gain = self.engine.push(move)
+        self.played.append((move & 63, pair))
+        self.referees.append(None)
+        self.gained.append(self.gained[-1] + gain)
+        return gain
+
+    def pop(self) -> None:
+        self.engine.pop()
+        self.played.pop()
+        self.referees.pop()
+        self.gained.pop()
+
+    def classes(self, ordered: bool = False) -> list[list[int]]:
+        return self.engine.classes(ordered)
+
+    @contextmanager
+    def after(self, move: int) -> Iterator[int]:
+        """The node after ``move`` (what it earned), for the questions asked inside."""
+        gain = self.push(move)
+        try:
+            yield gain
+        finally:
+            self.pop()
+
+    def moves(self, ordered: bool = False) -> Iterator[Child]:
+        """Each class of equivalent legal moves, its first move pushed while the caller looks
+        at the child (and popped when the caller goes on, breaks or raises)."""
+        for number, group in enumerate(self.classes(ordered)):
+            with self.after(group[0]) as gain:
+                yield Child(number, group, gain)
+
+    def side_to_move(self) -> int:
+        return self.root.rules.side(self.engine.to_move)
+
+    def maximising(self) -> bool:
+        return self.side_to_move() == 0
+
+    @property
+    def over(self) -> bool:
+        return self.engine.tricks_left == 0
+
+    # --- objectives and budget ------------------------------------------------------------
+
+    @contextmanager
+    def objective(self, settings: dict) -> Iterator[None]:
+        """The engine set to another objective (``Engine.objective`` keywords) for the
+        questions asked inside; the totals objective again afterwards."""
+        self.engine.objective(**settings)
+        try:
+            yield
+        finally:
+            self.total_mode()
+
+    def total_mode(self) -> None:
+        self.engine.objective(**total_objective(self.root))
+
+    def limit(self, limits: Limits | None) -> None:
+        """A new budget, counted from now, for the questions asked from here on."""
+        self.budget = Budget(self.engine, limits or Limits())
+
+    def guarded(self, step: Callable[[], T]) -> T:
+        """``step()`` (any searches) within the session's budget; ``Stopped`` with what is
+        proven when it runs out or on Ctrl-C (after Ctrl-C nothing more is searched)."""
+        return self._spend(lambda: self.budget.run(step))
+
+    def limited_value(self, progress=None, **bounds) -> int:
+        """The exact value (``bounded_value`` keywords) within the budget, in slices when
+        there is a time limit or ``progress(lo, hi)``; ``Stopped`` with the proven bounds."""
+        return self._spend(lambda: self.budget.value(self.bounded_value, progress=progress, **bounds))
+
+    def attempt(self, step: Callable[[], T], default=None):
+        """``step()`` within the budget, or ``default`` when it runs out (``stopped`` says why)."""
+        try:
+            return self.guarded(step)
+        except Stopped:
+            return default
+
+    def _spend(self, search: Callable[[], T]) -> T:
+        if self.stopped == "interrupt":
+            raise Stopped("interrupt", *self.engine.value_range)
+        try:
+            return search()
+        except Stopped as stop:
+            self.stopped = self.stopped or stop.reason
+            raise
+
+    # --- the totals -------------------------------------------------------------------------
+
+    def value(self, guess: int | None = None) -> int:
+        """Exact value under the total objective from the current node."""
+        return self.engine.value(guess, **self.deal.game_spec.search)
+
+    def bounded_value(self, at_least: int | None = None, at_most: int | None = None,
+                      guess: int | None = None) -> int:
+        """Exact value under the total objective, when it is already known to lie within
+        ``at_least`` and ``at_most`` (either may be None)."""
+        return self.engine.value(guess, at_least=at_least, at_most=at_most,
+                                 **self.deal.game_spec.search)
+
+    def value_after(self, child: Child, parent: int | None = None) -> int:
+        """The value of the node before ``child``'s move as that move leads on: what it
+        earned plus the rest (``parent``: the node's value, which bounds the child)."""
+        if self.over:
+            return child.gain
+        if parent is None:
+            return child.gain + self.value()
+        return child.gain + self.value(parent - child.gain)
+
+    @staticmethod
+    def child_bounds(parent: int, gain: int, maximiser_moved: bool) -> dict:
+        """What a node of value ``parent`` says of its child after a move that earned
+        ``gain``: the mover's side cannot have done better than ``parent``, which bounds the
+        child on one side and saves the search that would prove it (an optimal move costs
+        one null-window search).  Keywords for ``bounded_value``."""
+        bound = parent - gain
+        if maximiser_moved:
+            return {"guess": bound, "at_most": bound}
+        return {"guess": bound, "at_least": bound}
+
+    def at_least(self, target: int) -> bool:
+        return self.engine.test(target)
+
+    def keeps(self, rest: int, maximiser_moved: bool) -> bool:
+        """After a move, is the value from here still ``rest`` (the mover's side cannot have
+        done better, so one null-window test decides)?"""
+        if self.over:
+            return rest == 0
+        return self.at_least(rest) if maximiser_moved else not self.at_least(rest + 1)
+
+    def final_totals(self, value: int) -> tuple[int, int]:
+        """Both sides' final totals when the rest is played for the totals, from the current
+        node whose value is ``value``: the points so far plus the value where the game is
+        constant-sum; otherwise (extras) those of a best line, played out by the referee."""
+        position = self.position
+        if self.over:
+            return (position.points[0], position.points[1])
+        if position.rules.constant_sum:
+            rest = self.engine.remaining
+            return (position.points[0] + value, position.points[1] + rest - value)
+        final = replay_line(position, self.moves_of(self.engine.line(value)))[2]
+        return (final.points[0], final.points[1])
+
+    def final_points_at_least(self, total: int) -> bool:
+        """Does side 0 end with at least ``total`` (constant-sum games: what side 0 has now is
+        what it had at the start plus what the moves since earned)?"""
+        return self.engine.test(total - self.root.points[0] - self.gained[-1])
+
+    def moves_of(self, line: list[int]) -> list[Move]:
+        """Engine moves of a line from the current node as (card, pair shown)."""
+        out = []
+        for move in line:
+            out.append(self.move_of(move))
+            self.push(move)
+        for _ in line:
+            self.pop()
+        return out
+
+    # --- conditions -------------------------------------------------------------------------
+
+    def streak_at_least(self, side: int, tricks: int) -> bool:
+        """Can ``side`` win each of the next ``tricks`` tricks against any defence?"""
+        if tricks <= 0:
+            return True
+        if tricks > self.engine.tricks_left:
+            return False
+        with self.objective({"mode": "streak", "side": side}):
+            return self.engine.test(tricks)
+
+    def own_at_least(self, side: int, total: int) -> bool:
+        """Can ``side`` end with at least ``total`` of its own (extras it wins included)?"""
+        with self.objective({"mode": "points", "side": side, "extra_own": 1}):
+            return self.engine.test(total - self.position.points[side])
+
+    def lead_at_least(self, margin: int) -> bool:
+        """Can seat 1's side end at least ``margin`` ahead?  Under the difference objective
+        the value is 2 x trick points + own extras - other extras still to come."""
+        with self.objective({"mode": "points", "side": 0, "trick_scale": 2, "extra_own": 1,
+                             "extra_other": 1}):
+            points = self.position.points
+            return self.engine.test(margin - points[0] + points[1] + self.engine.remaining)
+
+    def holds(self, condition) -> bool:
+        """Does ``condition`` (a ladder condition of ``solver.outcome``) hold under perfect
+        play from here?  Each condition knows which question it is."""
+        if condition is ALWAYS:
+            return True
+        return condition.holds_in(self)
+
+    def ladder(self) -> list[Rung]:
+        ladder = self.deal.game_spec.ladder
+        return ladder(self.position, self.deal) if ladder else []
+
+    # --- the score where bonuses are scored apart ---------------------------------------------
+
+    def score_value(self) -> int:
+        """The exact value under ``score_objective`` (the engine is left set to it)."""
+        self.engine.objective(**score_objective(self.root))
+        return self.engine.value(None, **self.deal.game_spec.search)
+
+    def score_after(self, move: int) -> int:
+        """The value under ``score_objective`` after ``move``, counting what it earned."""
+        with self.objective(score_objective(self.root)):
+            gain = self.push(move)
+            try:
+                rest = self.engine.value(None, **self.deal.game_spec.search) if not self.over else 0
+            finally:
+                self.pop()
+            return gain + rest
