@@ -278,7 +278,7 @@ GRAMMAR_ERRORS = [
     ("scharwenzel", "seat 1 holds ♣Q seat 2", "seat", "unexpected 'seat'"),
     ("scharwenzel", "seat 1 grabs ♣Q", "grabs", "expected 'holds'"),
     ("scharwenzel", "seat 1 up holds ♣Q", "up", "only for Schafkopf2"),
-    ("scharwenzel", "stock holds ♣Q", "stock", "only Elfern and Bohemian schneider have a stock"),
+    ("scharwenzel", "stock holds ♣Q", "stock", "only Elfern and Bohemian Schneider have a stock"),
     ("scharwenzel", "seat 1 holds at lest 2 trumps", "lest", "'at least' or 'at most'"),
     ("elfern", "seat 1 holds 3 trumps", "trumps", "Elfern has no trumps"),
     ("elfern", "seat 1 holds the top 2 trumps", "trumps", "Elfern has no trumps"),

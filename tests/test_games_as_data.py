@@ -7,8 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from solver.games import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
-GAME_NAMES = {"scharwenzel", "schafkopf2", "elfern"}
+GAME_NAMES = {"scharwenzel", "schafkopf2", "elfern"} | set(GAMES)   # the rule-file games too
 LAYOUT_NAMES = {"hands", "piles", "stock"}
 GAME_MODULES = {f"solver.games.{name}" for name in GAME_NAMES}
 

@@ -175,7 +175,7 @@ def _games_offering(word: str, what: str = "") -> str:
     for spec in GAMES.values():
         rules = spec.build(3, spec.resolve_options({}), spec.default_players)
         if word in spec.where_words(rules):
-            names.append(spec.name.replace("_", " ").capitalize())
+            names.append(" ".join(word.capitalize() for word in spec.name.split("_")))
     text = " and ".join(names) or "no game"
     if what == "in":
         return text
