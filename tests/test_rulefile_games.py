@@ -381,3 +381,21 @@ def test_variant_extends_the_toy_game(toy_points):
 @pytest.mark.parametrize("seed", range(20))
 def test_variant_agrees_with_the_brute_force(toy_points, seed):
     crosscheck("toy_points", seed, spec={**TOY_SPEC, "game": str(toy_points)})
+
+
+def test_a_plain_install_ships_every_built_in_rule_file():
+    """`pip install .` copies only declared package data: every built-in rule file must match
+    a pattern of ``[tool.setuptools.package-data]`` (it did not, at first)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"].get("package-data", {})
+    files = sorted((root / "solver" / "games" / "rules").glob("*.toml"))
+    assert files
+    for path in files:
+        shipped = any(fnmatch.fnmatch(str(path.relative_to(root / Path(*package.split(".")))), pattern)
+                      for package, globs in patterns.items() for pattern in globs
+                      if (root / Path(*package.split("."))) in path.parents)
+        assert shipped, f"{path.name} is not package data"
