@@ -39,7 +39,10 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     --node-limit / --time-limit are one budget for the whole double-dummy replay: when it
     runs out, the cards analysed so far are shown (exact) and the rest are not analysed,
     the JSON says "exact": false, and the command exits 5 (the player's view is then
-    skipped).  Ctrl-C likewise prints the cards finished and exits 130.
+    skipped).  Ctrl-C likewise prints the cards finished and exits 130.  With --view player
+    the same limits apply again to each hidden layout: a layout that hits them is left out
+    of its card's figures (counted in the layouts column), a card whose every layout hits
+    them is "not judged", and the command exits 5.
 
     \b
     Examples:
@@ -58,7 +61,8 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
         from solver.analysis.suggest import judge_play
         with progress_bar("player's view", as_json) as update:
             judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
-                                    tt_megabytes=tt_mb, progress=update)
+                                    tt_megabytes=tt_mb, progress=update,
+                                    limits=limits_of(node_limit, time_limit))
     if as_json:
         obj = replay_json(result)
         if judgements is not None:
@@ -71,4 +75,5 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
             from solver.analysis.suggest import judgement_report
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
-    exit_if_partial(result.exact, result.stopped)
+    over = judgements is not None and any(j.left_out for j in judgements)
+    exit_if_partial(result.exact and not over, result.stopped)

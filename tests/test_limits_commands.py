@@ -465,3 +465,23 @@ def test_suggest_leaves_out_the_layouts_past_the_limit():
 def test_help_of_the_player_commands_documents_the_limits(command):
     text = run(command, "--help").output
     assert "--node-limit" in text and "--time-limit" in text and "5" in text
+
+
+def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
+    """`replay --view player` applies the limits to each hidden layout: with room for none,
+    no card is judged and every layout is counted as left out; with room for all, the
+    judgements are those of no limit at all."""
+    from solver.analysis.suggest import judge_play, judgement_json
+    deal = load("examples/scharwenzel-played.toml")
+    free = judge_play(deal, samples=3, seed=1, jobs=1)
+    none = judge_play(deal, samples=3, seed=1, jobs=1, limits=Limits(nodes=1))
+    ample = judge_play(deal, samples=3, seed=1, jobs=1, limits=Limits(nodes=10**12))
+    assert judgement_json(ample) == judgement_json(free)
+    assert all(j.left_out == 0 for j in free)
+    assert len(none) == len(free)
+    for cut, full in zip(none, free):
+        assert not cut.judged and not cut.exact and cut.left_out == full.layouts
+    assert all(r["judged"] is False and r["expected"] is None for r in judgement_json(none))
+    from solver.analysis.suggest import judgement_report
+    text = judgement_report(replay(deal).steps, none)
+    assert text.count("not judged") == len(none) and "nan" not in text

@@ -279,12 +279,19 @@ class Judgement:
     layouts: int
     exact: bool
     measure: str = "total"       # "total" (the game's unit) or "rung" (outcome ladder)
+    left_out: int = 0            # layouts that hit the node or time limit (not in the figures)
+
+    @property
+    def judged(self) -> bool:
+        return self.layouts > 0
 
 
 def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str = "score",
                jobs: int | None = None, dask_address: str | None = None, tt_megabytes: int = 64,
-               limit: int = EXACT_LIMIT, progress=None) -> list[Judgement]:
-    """The player's-view judgement of every card in ``deal``'s play, from its player's seat."""
+               limit: int = EXACT_LIMIT, progress=None, limits=None) -> list[Judgement]:
+    """The player's-view judgement of every card in ``deal``'s play, from its player's seat.
+    ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
+    (counted in ``left_out``); a card whose every layout hit them is not judged."""
     steps = []
     tricks = deal.play
     for t, trick in enumerate(tricks):
@@ -302,14 +309,20 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         for layout in layouts:
             jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
-    rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress)
+    rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits)
     grouped: list[list] = [[] for _ in steps]
     for n, r in zip(owner, rows):
         grouped[n].append(r)
     out = []
     for (trick, seat, card, info, layouts, is_exact), results in zip(steps, grouped):
-        advice = aggregate(results, is_exact, objective)
         text = card.text(deal.notation)
+        kept = [r for r in results if r is not None]
+        left_out = len(results) - len(kept)
+        if not kept:
+            out.append(Judgement(trick, seat, text, float("nan"), "", float("nan"), float("nan"),
+                                 float("nan"), 0, False, "none", left_out))
+            continue
+        advice = aggregate(kept, is_exact and not left_out, objective)
         view = {v.card: v for v in advice.cards}
         played, best = view[text], view[advice.best]
         if advice.measure == "rung":
@@ -317,7 +330,8 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         else:
             loss = best.mean - played.mean
         out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
-                             played.p_best, advice.layouts, is_exact, advice.measure))
+                             played.p_best, advice.layouts, is_exact and not left_out, advice.measure,
+                             left_out))
     return out
 
 
@@ -376,10 +390,15 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
     rows = []
     for step, j in zip(replay_steps, judgements):
         dd = "ok" if step.cost == 0 and step.rank_cost == 0 else f"-{step.cost}"
+        if not j.judged:
+            rows.append([step.trick, step.seat, j.card, dd, "not judged (every layout hit the limit)",
+                         "", "", f"0 ({j.left_out} over the limit)"])
+            continue
         unit = "rungs" if j.measure == "rung" else "in total"
         pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
         rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", f"{j.p_best:.0%}",
-                     f"{j.layouts}{' exact' if j.exact else ''}"])
+                     f"{j.layouts}{' exact' if j.exact else ''}"
+                     + (f" ({j.left_out} over the limit)" if j.left_out else "")])
     return rows
 
 
@@ -395,6 +414,9 @@ def judgement_report(replay_steps, judgements: list[Judgement]) -> str:
 
 
 def judgement_json(judgements: list[Judgement]) -> list[dict]:
-    return [{"trick": j.trick, "seat": j.seat, "card": j.card, "expected": j.expected,
-             "best": j.best, "best_expected": j.best_expected, "loss": j.loss, "p_best": j.p_best,
-             "measure": j.measure, "layouts": j.layouts, "exact": j.exact} for j in judgements]
+    return [{"trick": j.trick, "seat": j.seat, "card": j.card, **({} if j.judged else {"judged": False}),
+             "expected": j.expected if j.judged else None, "best": j.best or None,
+             "best_expected": j.best_expected if j.judged else None,
+             "loss": j.loss if j.judged else None, "p_best": j.p_best if j.judged else None,
+             "measure": j.measure, "layouts": j.layouts, "exact": j.exact,
+             **({"layouts_left_out": j.left_out} if j.left_out else {})} for j in judgements]
