@@ -230,18 +230,7 @@ def _schafkopf2(case: Case, spec: dict, sizes: dict, rng: random.Random) -> list
     cards = _sample(rng, PACK32, 2 * size)
     for seat in (1, 2):
         mine = cards[(seat - 1) * size: seat * size]
-        count = rng.randint((size + 1) // 2, min(max_piles, size))   # piles
-        downs = set(rng.sample(range(count), size - count))          # piles with a face-down card
-        piles, k = [], 0
-        for i in range(count):
-            if i in downs:
-                piles.append((mine[k], mine[k + 1]))
-                k += 2
-            else:
-                piles.append((mine[k], None))
-                k += 1
-        assert k == size
-        case.piles[seat] = tuple(piles)
+        case.piles[seat] = _piles_of(rng, mine, max_piles)
     trump_key = None
     if mode == "card17":
         if rng.random() < 0.5:
@@ -332,9 +321,10 @@ RULE_MODES = {
 
 
 def _piles_of(rng: random.Random, mine: list, max_piles: int) -> tuple:
+    """``mine`` laid out in piles: a face-up card on a face-down one, or a lone face-up card."""
     size = len(mine)
-    count = rng.randint((size + 1) // 2, min(max_piles, size))
-    downs = set(rng.sample(range(count), size - count))
+    count = rng.randint((size + 1) // 2, min(max_piles, size))   # piles
+    downs = set(rng.sample(range(count), size - count))          # piles with a face-down card
     piles, k = [], 0
     for i in range(count):
         if i in downs:
