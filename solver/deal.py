@@ -398,6 +398,9 @@ class _Reader:
         try:
             spec = find_game(GAMES, game, folder)
         except RuleFileError as exc:
+            if exc.key is None and exc.source and not Path(exc.source).exists():
+                raise self.fail("game", f"no game {_shown(game)} and no rule file {exc.source} "
+                                        f"(games: {', '.join(GAMES)})") from None
             raise DealError(exc.message, exc.key, exc.source) from None
         if spec is None:
             raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)}, "

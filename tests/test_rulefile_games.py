@@ -399,3 +399,12 @@ def test_a_plain_install_ships_every_built_in_rule_file():
                       for package, globs in patterns.items() for pattern in globs
                       if (root / Path(*package.split("."))) in path.parents)
         assert shipped, f"{path.name} is not package data"
+
+
+def test_a_deal_naming_a_missing_rule_file_says_which_deal_and_key(tmp_path):
+    deal = tmp_path / "deal.toml"
+    deal.write_text('game = "nowhere.toml"\n[hands]\n1 = "CA"\n2 = "CK"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["solve", str(deal)])
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1
+    assert lines[0].startswith(f"stich: {deal}: game: ") and "nowhere.toml" in lines[0]
