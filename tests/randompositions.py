@@ -172,6 +172,16 @@ def _common(case: Case, lines: list, notation: str, rng: random.Random) -> None:
         lines.append("play = [" + ", ".join(q(cards_text(t, notation, rng)) for t in case.play) + "]")
 
 
+def _pile_lines(case: Case, lines: list, notation: str, rng: random.Random, players: int = 2) -> None:
+    """The deal file's [piles] table: UP/DOWN, or a lone UP whose face-down card is gone."""
+    lines += ["", "[piles]"]
+    for seat in range(1, players + 1):
+        text = " ".join(card_text(up, notation, rng) if down is None
+                        else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
+                        for up, down in case.piles[seat])
+        lines.append(f"{seat} = {q(text)}")
+
+
 def _split(rng: random.Random, room: int) -> tuple:
     if room <= 0 or rng.random() < 0.3:
         return (0, 0)
@@ -254,12 +264,7 @@ def _schafkopf2(case: Case, spec: dict, sizes: dict, rng: random.Random) -> list
     if trump_key is not None:
         lines.append(f"trump = {q(trump_key)}")
     _common(case, lines, notation, rng)
-    lines += ["", "[piles]"]
-    for seat in (1, 2):
-        text = " ".join(card_text(up, notation, rng) if down is None
-                        else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
-                        for up, down in case.piles[seat])
-        lines.append(f"{seat} = {q(text)}")
+    _pile_lines(case, lines, notation, rng)
     rules = []
     if mode != "schellen" or rng.random() < 0.5:
         rules.append(("trump_mode", mode))
@@ -375,12 +380,7 @@ def generate_rule_case(mode: str, seed: int, size: str = "small", spec: dict | N
         lines.append(f"stock = {q(cards_text(case.stock, notation, rng))}")
     _common(case, lines, notation, rng)
     if spec["layout"] == "piles":
-        lines += ["", "[piles]"]
-        for seat in range(1, n + 1):
-            text = " ".join(card_text(up, notation, rng) if down is None
-                            else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
-                            for up, down in case.piles[seat])
-            lines.append(f"{seat} = {q(text)}")
+        _pile_lines(case, lines, notation, rng, n)
     else:
         lines += ["", "[hands]"]
         for seat in range(1, n + 1):
@@ -487,12 +487,7 @@ def mariage_case(seed: int, scoring: str, size: str = "small") -> Case:
                 words.append(card_text(card, notation, rng))
             texts.append(" ".join(words))
         lines.append("play = [" + ", ".join(q(t) for t in texts) + "]")
-    lines += ["", "[piles]"]
-    for seat in (1, 2):
-        text = " ".join(card_text(up, notation, rng) if down is None
-                        else card_text(up, notation, rng) + "/" + card_text(down, notation, rng)
-                        for up, down in case.piles[seat])
-        lines.append(f"{seat} = {q(text)}")
+    _pile_lines(case, lines, notation, rng)
     rules = [("mariage", True)]
     if scoring != "points" or rng.random() < 0.5:
         rules.append(("mariage_score", scoring))
