@@ -70,13 +70,22 @@ def possible_rungs(session: Session, side0: tuple[int, int] | None) -> tuple[lis
     return possible, stopped
 
 
-def keeps_rung(session: Session, rank: int, maximiser_moved: bool) -> bool:
+def keeps_rung(session: Session, rank: int, maximiser_moved: bool,
+               known_total: int | None = None) -> bool:
     """After a move: is the outcome still exactly ``rank`` under perfect play?  The side
     that moved can only have kept it or made it worse for itself, so one condition
-    decides: side 0 kept "at least rank", side 1 kept "not better than rank"."""
+    decides: side 0 kept "at least rank", side 1 kept "not better than rank".
+    ``known_total``: side 0's exact final total from here, if known, decides point
+    thresholds (and rules out runs it leaves no room for) without a search."""
+    span = None if known_total is None else (known_total, known_total)
     ladder = session.ladder()
     if maximiser_moved:
         rung = next((r for r in ladder if r.rank == rank), None)
-        return rung is not None and session.holds(rung.condition)
+        return rung is not None and _holds(session, rung.condition, span)
     better = [r for r in ladder if r.rank > rank]
-    return not better or not session.holds(better[-1].condition)
+    return not better or not _holds(session, better[-1].condition, span)
+
+
+def _holds(session: Session, condition, span: tuple[int, int] | None) -> bool:
+    verdict = decided(condition, span)
+    return session.holds(condition) if verdict is None else verdict

@@ -47,7 +47,8 @@ def _step(session: Session, current: int, rank: int, points_level: bool) -> tupl
         if keeps_value and maximise and points_level:
             keeps_rank = True
         elif keeps_value or fallback is None:
-            keeps_rank = keeps_rung(session, rank, maximise)
+            keeps_rank = keeps_rung(session, rank, maximise,
+                                    _final_total(session, current - child.gain) if keeps_value else None)
         else:
             keeps_rank = False
         if keeps_rank and keeps_value:
@@ -59,3 +60,12 @@ def _step(session: Session, current: int, rank: int, points_level: bool) -> tupl
     return fallback, False
 
 
+
+
+def _final_total(session: Session, rest: int) -> int | None:
+    """Side 0's final total when ``rest`` more is what perfect play for the totals brings
+    from the session's node (constant-sum games only: with extras the totals objective is
+    not side 0's total)."""
+    if not session.root.rules.constant_sum:
+        return None
+    return session.root.points[0] + session.gained[-1] + rest
