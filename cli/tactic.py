@@ -152,11 +152,13 @@ def plot(records, tactics, summary: dict, path: str) -> bool:
     except ImportError:
         return False
     rows = summary["tactics"]
-    fig, axes = plt.subplots(len(rows), 2, figsize=(11, 2.4 * len(rows) + 0.6), squeeze=False)
+    viewed = any(row.get("player", {}).get("decisions") for row in rows)
+    fig, axes = plt.subplots(len(rows), 3 if viewed else 2, figsize=(16 if viewed else 11, 2.4 * len(rows) + 0.6),
+                             squeeze=False)
     colours = {"advice": "tab:blue", "random": "tab:grey", "opposite": "tab:orange"}
     for k, (tactic, row) in enumerate(zip(tactics, rows)):
         lists = regret_lists(records, tactic)
-        left, right = axes[k]
+        left, right = axes[k][:2]
         top = max([max(v) for v in lists.values() if v] + [1])
         bins = [x - 0.5 for x in range(0, int(math.ceil(top)) + 2)] if top <= 40 else 30
         for part, values in lists.items():
@@ -178,10 +180,33 @@ def plot(records, tactics, summary: dict, path: str) -> bool:
         right.set_xlim(0, 1)
         right.set_xlabel("share optimal, Wilson 95%", fontsize=8)
         right.tick_params(labelsize=7)
+        if viewed:
+            _plot_bias(axes[k][2], row)
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None} if path.endswith(".png") else {"Date": None})
     plt.close(fig)
     return True
+
+
+def _plot_bias(axis, row: dict) -> None:
+    """The regret of the advice double-dummy, from the player's view, and their difference
+    (the double-dummy bias), each with its bootstrap 95% interval; zero marked."""
+    view = row.get("player", {})
+    parts = [("double-dummy", row["advice"]["regret"], "tab:blue"),
+             ("player's view", view.get("regret"), "tab:green"),
+             ("bias (dd − pv)", view.get("bias_regret"), "tab:red")]
+    for y, (label, part, colour) in enumerate(parts):
+        if part and part.get("interval") and part.get("mean") is not None:
+            low, high = part["interval"]
+            axis.errorbar([part["mean"]], [y], xerr=[[part["mean"] - low], [high - part["mean"]]],
+                          fmt="o", color=colour, capsize=3)
+    axis.axvline(0, color="black", linewidth=0.6)
+    axis.set_yticks(range(len(parts)), [p[0] for p in parts], fontsize=7)
+    axis.set_ylim(-0.5, len(parts) - 0.5)
+    axis.set_xlabel(f"mean regret of the advice ({row['unit']}), bootstrap 95%", fontsize=8)
+    axis.set_title(f"player's view: {view.get('decisions', 0)} decisions, "
+                   f"{view.get('layouts', 0):.1f} layouts each", fontsize=9)
+    axis.tick_params(labelsize=7)
 
 
 @click.command("tactic")

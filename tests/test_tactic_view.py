@@ -155,3 +155,19 @@ def test_player_view_same_with_one_or_two_jobs_and_after_a_kill(tmp_path):
     assert code == 0, err
     code, again, err = run_cli(*STUDY, "--jobs", "1", "--out", str(tmp_path / "c.jsonl"))
     assert code != 0 or json.loads(again) == summary
+
+
+def test_plot_shows_the_player_view_and_its_bias(tmp_path):
+    """With --view player the plot gets a third panel per tactic: the advice's regret
+    double-dummy, from the player's view, and the bias between them."""
+    matplotlib = pytest.importorskip("matplotlib")
+    args = [a for a in STUDY if a != "--json"]
+    with matplotlib.rc_context({"svg.fonttype": "none"}):      # text as text, to be read back
+        code, _, err = run_cli(*args, "--jobs", "1", "--plot", str(tmp_path / "pv.svg"))
+        assert code == 0, err
+        code, _, err = run_cli(*args[:args.index("--view")], *args[args.index("--samples") + 2:],
+                               "--jobs", "1", "--plot", str(tmp_path / "dd.svg"))
+        assert code == 0, err
+    viewed, plain = (tmp_path / "pv.svg").read_text(), (tmp_path / "dd.svg").read_text()
+    assert "bias (dd − pv)" in viewed and "player's view" in viewed
+    assert "bias (dd − pv)" not in plain and "share optimal" in plain
