@@ -105,6 +105,11 @@ cdef class Engine:
             c.suit_mask[i] = t["suit_mask"][i]
         c.trump = t["trump"]
         c.trump_mask = t["trump_mask"]
+        for i in range(MAXCARDS):
+            c.rank[i] = 0
+            if 0 <= c.suit[i] < 4 and c.suit_mask[c.suit[i]]:
+                c.rank[i] = i - st_ctz(c.suit_mask[c.suit[i]])
+            c.cheap_key[i] = (c.value[i] << 8) + c.rank[i]
         c.nomerge = t["nomerge"]
 
     def _setup_rules(self, dict t):

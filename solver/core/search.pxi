@@ -21,21 +21,28 @@ cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     kc[0] = <uint32_t> c.leader | (objective_id(c) << 7) | history_key(c)
 
 
-cdef inline void put_plane(uint64_t plane, int off, int width, uint64_t* ka, uint64_t* kb) noexcept nogil:
-    if off < 64:
-        ka[0] |= plane << off
-        if off > 0 and off + width > 64:
-            kb[0] |= plane >> (64 - off)
-    else:
-        kb[0] |= plane << (off - 64)
+cdef extern from *:
+    """
+    /* A key of up to 128 bits built plane by plane: one shift and one or per plane. */
+    typedef unsigned __int128 st_key128;
+    static inline st_key128 st_put(st_key128 key, unsigned long long plane, int off) {
+        return key | ((st_key128) plane << off);
+    }
+    static inline st_key128 st_key_zero(void) { return 0; }
+    static inline unsigned long long st_key_lo(st_key128 key) { return (unsigned long long) key; }
+    static inline unsigned long long st_key_hi(st_key128 key) { return (unsigned long long) (key >> 64); }
+    """
+    ctypedef struct st_key128:
+        pass
+    st_key128 st_key_zero() noexcept nogil
+    st_key128 st_put(st_key128 key, uint64_t plane, int off) noexcept nogil
+    uint64_t st_key_lo(st_key128 key) noexcept nogil
+    uint64_t st_key_hi(st_key128 key) noexcept nogil
 
 
 cdef inline int index_bits(int width) noexcept nogil:
     """Bits to number ``width`` places."""
-    cdef int b = 0
-    while (1 << b) < width:
-        b += 1
-    return b
+    return st_msb(<uint64_t> (width - 1)) + 1 if width > 1 else 0
 
 
 cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
@@ -48,6 +55,7 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     of the card lying on it, so the piles are part of the key too.  Only at trick starts.
     Returns 0 if it does not fit in 128 bits (early in a deal)."""
     cdef uint64_t inplay = c.inplay, m, stock = c.stock_rest, down = 0
+    cdef st_key128 key
     cdef int width = st_popcount(inplay)
     cdef int off = 0, b, s, k, y, link_bits = 0, need
     cdef uint32_t lengths = 0
@@ -61,27 +69,28 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         need += st_popcount(down) * link_bits
     if need > 128:
         return 0
-    ka[0] = 0
-    kb[0] = 0
+    key = st_key_zero()
     for b in range(c.owner_bits):
         m = stock if (c.nseats >> b) & 1 else 0
         for s in range(c.nseats):
             if (s >> b) & 1:
                 m |= c.hand[s]
-        put_plane(st_pext(m, inplay), off, width, ka, kb)
+        key = st_put(key, st_pext(m, inplay), off)
         off += width
     for b in range(c.value_bits):
-        put_plane(st_pext(c.vc_plane[b], inplay), off, width, ka, kb)
+        key = st_put(key, st_pext(c.vc_plane[b], inplay), off)
         off += width
     if c.has_piles:
-        put_plane(st_pext(down, inplay), off, width, ka, kb)
+        key = st_put(key, st_pext(down, inplay), off)
         off += width
         m = down
         while m:
             y = st_ctz(m)
             m &= m - 1
-            put_plane(<uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)), off, link_bits, ka, kb)
+            key = st_put(key, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)), off)
             off += link_bits
+    ka[0] = st_key_lo(key)
+    kb[0] = st_key_hi(key)
     for s in range(4):
         lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
     kc[0] = (CANON_FLAG | (objective_id(c) << 25) | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3)
@@ -229,11 +238,11 @@ cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
     if wins:
         if last or c.side[wseat] != mine:
             # take it as cheaply as possible
-            return 3000 + 8 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))
+            return 3000 + 8 * c.value[x] - c.rank[x]
         return 1000 + c.value[x]
     if c.side[wseat] == mine:
-        return 2000 + 16 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))     # give points to the partner
-    return 500 - 16 * c.value[x] - (x - st_ctz(c.suit_mask[c.suit[x]]))         # throw the cheapest
+        return 2000 + 16 * c.value[x] - c.rank[x]     # give points to the partner
+    return 500 - 16 * c.value[x] - c.rank[x]         # throw the cheapest
 
 
 cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
@@ -242,7 +251,7 @@ cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
     while m:
         x = st_ctz(m)
         m &= m - 1
-        key = (c.value[x] << 8) + x - st_ctz(c.suit_mask[c.suit[x]])
+        key = c.cheap_key[x]
         if key < best_key:
             best_key = key
             best = x
@@ -254,7 +263,7 @@ cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
     while m:
         x = st_ctz(m)
         m &= m - 1
-        key = (c.value[x] << 8) - (x - st_ctz(c.suit_mask[c.suit[x]]))
+        key = (c.value[x] << 8) - c.rank[x]
         if key > best_key:
             best_key = key
             best = x

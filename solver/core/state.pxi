@@ -59,6 +59,8 @@ ctypedef struct Ctx:
     int value[MAXCARDS]
     int under[MAXCARDS]
     int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
+    int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
+    int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
     uint64_t suit_mask[4]
     uint64_t trump_mask
     int trump
