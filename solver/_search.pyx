@@ -53,7 +53,7 @@ cdef class Engine:
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
         self.s.c.pt = &self.s.pt
-        self.s.c.use_part = 1 if self.s.pt.nbuckets else 0
+        self.s.c.use_part = PART_ON if self.s.pt.nbuckets else 0
         self.megabytes = tt_megabytes
         self.s.c.use_tt = 1
         self.s.c.use_etc = ETC_FROM
@@ -268,7 +268,8 @@ cdef class Engine:
                  etc=None, part=None):
         """Turn single techniques off (or on again) to measure what each one is worth.
         ``etc``: True or False, or from how many tricks left it is used (default ETC_FROM).
-        ``part``: partition search (part.pxi; needs canonical keys and the table)."""
+        ``part``: partition search (part.pxi; needs canonical keys and the table): True in
+        deals without a stock, ``"stock"`` also in stock games once the stock is drawn."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
             c.use_tt = 1 if tt else 0
@@ -285,7 +286,10 @@ cdef class Engine:
         if etc is not None:
             c.use_etc = (ETC_FROM if etc else 0) if isinstance(etc, bool) else int(etc)
         if part is not None:
-            c.use_part = 1 if (part and self.s.pt.nbuckets) else 0
+            if part not in (True, False, "stock"):
+                raise ValueError("part: True, False or 'stock'")
+            c.use_part = 0 if not (part and self.s.pt.nbuckets) else (
+                PART_STOCK if part == "stock" else PART_ON)
 
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),

@@ -1,7 +1,7 @@
 """Partition search (solver/core/part.pxi) against the exact table: along random lines of play
 of whole Scharwenzel and Elfern deals, every position of the last tricks (Elfern: its follow
-phase, once the stock is drawn) and every card there is valued by two engines, one with the
-technique and one without, under four objectives (each side's points, each side's streak),
+phase, once the stock is drawn, with ``part="stock"``, which turns it on there) and every card
+there is valued by two engines, one with the technique and one without, under four objectives (each side's points, each side's streak),
 and the values must agree.  The engines keep their tables along the line, so entries stored at
 one position are reused at the next.  Dropping any one relevance rule makes this fail (tried
 rule by rule; the seeds below catch each of them)."""
@@ -22,7 +22,7 @@ GAMES = (("scharwenzel", 4, None, 8), ("elfern", 2, None, 9), ("elfern", 2, {"mu
 IDS = ("scharwenzel", "elfern", "elfern-must_head")
 
 
-def _engine(deal, part: bool) -> Engine:
+def _engine(deal, part) -> Engine:
     engine = Engine(8)
     engine.switches(part=part)
     Session(deal, deal.position(), engine, False)
@@ -40,7 +40,7 @@ def compare_line(game: str, players: int, rules, last: int, seed: int) -> int:
     """Walk one random line; return how many values were compared (fails on the first
     difference)."""
     deal = random_deal(game, seed, players=players, rules=rules)
-    on, off = _engine(deal, True), _engine(deal, False)
+    on, off = _engine(deal, "stock" if deal.stock else True), _engine(deal, False)
     assert on.switches()["part"] and not off.switches()["part"]
     rng = random.Random(seed)
     compared = 0
@@ -57,6 +57,7 @@ def compare_line(game: str, players: int, rules, last: int, seed: int) -> int:
         move = rng.choice(on.legal())
         on.push(move)
         off.push(move)
+    assert on.tt_stats()["part_probes"] > 0 and off.tt_stats()["part_probes"] == 0
     return compared
 
 

@@ -26,10 +26,13 @@
 #   - a child's cards are the parent's (cards only leave play, so they are in play above).
 # Only at trick starts with no stock left, no piles, no beat table and no extras; everything
 # else keeps the exact table.  Stock games qualify once the stock is drawn (Elfern's follow
-# phase); ``c.stock_rest`` never grows inside a search, so such a subtree is all eligible.
+# phase; ``c.stock_rest`` never grows inside a search, so such a subtree is all eligible), but
+# only with ``use_part == PART_STOCK``: measured there it cost nodes and time (README).
 
 cdef enum:
     PART_WAYS = 4
+    PART_ON = 1             # use_part: deals without a stock
+    PART_STOCK = 2          # ... and stock games once the stock is drawn (measured: slower)
 
 
 cdef int part_init(PartTT* t, uint64_t megabytes) noexcept nogil:
@@ -66,7 +69,8 @@ cdef void part_follow_epoch(PartTT* t, TT* tt) noexcept nogil:
 
 cdef inline bint part_node(Ctx* c) noexcept nogil:
     """Does this node collect relevant cards and use the partition table?"""
-    return c.use_part and c.part_ok and c.stock_rest == 0 and c.use_tt and c.use_canon
+    return (c.use_part and c.part_ok and c.stock_rest == 0 and c.use_tt and c.use_canon
+            and (c.stock_len == 0 or c.use_part == PART_STOCK))
 
 
 cdef inline uint64_t part_summary(Ctx* c) noexcept nogil:

@@ -135,7 +135,7 @@ ctypedef struct Ctx:
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
     int hist[MAXSEATS][MAXCARDS]
     # --- partition search (part.pxi) ---
-    int use_part                # switch
+    int use_part                # 0 off, PART_ON, PART_STOCK (part.pxi)
     int part_ok                 # the game allows it: canonical keys, no piles, no beat table,
                                 # no extras, a summary that fits 64 bits, suits of <= 15 cards
     uint64_t rel                # cards whose rank mattered in the subtree being searched
