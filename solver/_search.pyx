@@ -8,10 +8,12 @@ objective still gains from here", counting the trick in progress.  A move is a c
 at a lead it may also say which pair it shows (``move``, ``shown_by``).
 """
 
+include "core/part_types.pxi"
 include "core/state.pxi"
 include "core/objective.pxi"
 include "core/tt.pxi"
 include "core/limits.pxi"
+include "core/part.pxi"
 include "core/search.pxi"
 
 
@@ -39,10 +41,19 @@ cdef class Engine:
         self.s = <Searcher*> calloc(1, sizeof(Searcher))
         if self.s == NULL:
             raise MemoryError()
-        if tt_init(&self.s.tt, <uint64_t> tt_megabytes) != 0:
+        # the budget is shared: half for the exact table, the rest for the partition table
+        exact_mb = tt_megabytes - tt_megabytes // 2
+        if tt_init(&self.s.tt, <uint64_t> exact_mb) != 0:
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+        if part_init(&self.s.pt, <uint64_t> (tt_megabytes - exact_mb)) != 0:
+            tt_free(&self.s.tt)
+            free(self.s)
+            self.s = NULL
+            raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+        self.s.c.pt = &self.s.pt
+        self.s.c.use_part = PART_ON if self.s.pt.nbuckets else 0
         self.megabytes = tt_megabytes
         self.s.c.use_tt = 1
         self.s.c.use_etc = ETC_FROM
@@ -56,6 +67,7 @@ cdef class Engine:
     def __dealloc__(self):
         if self.s != NULL:
             tt_free(&self.s.tt)
+            part_free(&self.s.pt)
             free(self.s)
 
     # --- set up ---------------------------------------------------------------------------
@@ -72,6 +84,7 @@ cdef class Engine:
             raise ValueError("stock too long")
         if not keep_tt:
             tt_clear(&self.s.tt)
+            part_follow_epoch(&self.s.pt, &self.s.tt)
             self.layouts_of = None
         self._setup_cards(t)
         self._setup_rules(t)
@@ -157,6 +170,33 @@ cdef class Engine:
                 if ((k + 1) >> i) & 1:
                     c.vc_plane[i] |= c.vc_mask[k]
         c.canon_ok = 0 if (c.nomerge or c.extras) else 1
+        self._setup_partition()
+
+    def _setup_partition(self):
+        """Whether partition search may be used (part.pxi), and the summary's layout: per
+        suit, seat and value code a count wide enough for the most cards of that code in a
+        suit; all of it must fit 64 bits."""
+        cdef Ctx* c = &self.s.c
+        cdef int k, s, most, total = 0
+        cdef uint64_t valued = 0
+        c.ncode = c.nvc + 1
+        for k in range(c.nvc):
+            valued |= c.vc_mask[k]
+        c.code_mask[0] = ~valued
+        for k in range(c.nvc):
+            c.code_mask[k + 1] = c.vc_mask[k]
+        fits = True
+        for k in range(c.ncode):
+            most = 0
+            for s in range(4):
+                most = max(most, st_popcount(c.suit_mask[s] & c.code_mask[k]))
+            c.code_width[k] = index_bits(most + 1)
+            total += c.code_width[k]
+        for s in range(4):
+            if st_popcount(c.suit_mask[s]) > 15:
+                fits = False
+        c.part_ok = 1 if (fits and c.canon_ok and not c.has_piles and not c.beat_table
+                          and not c.extras and 4 * c.nseats * total <= 64) else 0
 
     def _setup_position(self, dict t):
         """Hands, playable cards, the stock, the leader and the cards of the trick in progress."""
@@ -230,9 +270,11 @@ cdef class Engine:
                              f"exceed the {MAXMOVES} moves a node can list")
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
-                 etc=None):
+                 etc=None, part=None):
         """Turn single techniques off (or on again) to measure what each one is worth.
-        ``etc``: True or False, or from how many tricks left it is used (default ETC_FROM)."""
+        ``etc``: True or False, or from how many tricks left it is used (default ETC_FROM).
+        ``part``: partition search (part.pxi; needs canonical keys and the table): True in
+        deals without a stock, ``"stock"`` also in stock games once the stock is drawn."""
         cdef Ctx* c = &self.s.c
         if tt is not None:
             c.use_tt = 1 if tt else 0
@@ -248,15 +290,21 @@ cdef class Engine:
             c.use_canon = 1 if canon else 0
         if etc is not None:
             c.use_etc = (ETC_FROM if etc else 0) if isinstance(etc, bool) else int(etc)
+        if part is not None:
+            if part not in (True, False, "stock"):
+                raise ValueError("part: True, False or 'stock'")
+            c.use_part = 0 if not (part and self.s.pt.nbuckets) else (
+                PART_STOCK if part == "stock" else PART_ON)
 
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
-                "canon": bool(c.use_canon), "etc": bool(c.use_etc)}
+                "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part)}
 
     def clear(self):
         """Forget everything learnt: transposition table and history."""
         tt_clear(&self.s.tt)
+        part_follow_epoch(&self.s.pt, &self.s.tt)
         self.layouts_of = None
         self.s.c.nodes = 0
 
@@ -269,8 +317,10 @@ cdef class Engine:
         kept."""
         if token is not None and token == self.layouts_of:
             tt_next_layout(&self.s.tt)
+            part_follow_epoch(&self.s.pt, &self.s.tt)
             return True
         tt_clear(&self.s.tt)
+        part_follow_epoch(&self.s.pt, &self.s.tt)
         self.layouts_of = token
         return False
 
@@ -573,7 +623,8 @@ cdef class Engine:
                 used += 1
         return {"megabytes": self.megabytes, "entries": t.nbuckets * TT_WAYS, "used": used,
                 "probes": t.probes, "hits": t.hits, "stores": t.stores,
-                "entry_bytes": sizeof(TTEntry)}
+                "entry_bytes": sizeof(TTEntry), "part_probes": self.s.pt.probes,
+                "part_hits": self.s.pt.hits, "part_stores": self.s.pt.stores}
 
 
 def _bits(uint64_t m):

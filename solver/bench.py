@@ -29,7 +29,7 @@ from .dealing import random_deal
 from .session import Session
 from .solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
-SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon", "etc")
+SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon", "etc", "part")
 MODES = ("solve", "value")
 DETERMINISM_NOTE = ("node counts are deterministic: each deal starts from a cleared engine, so the "
                     "same code on the same machine with the same table size (--tt-mb) gives the "

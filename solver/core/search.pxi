@@ -7,6 +7,7 @@
 ctypedef struct Searcher:
     Ctx c
     TT tt
+    PartTT pt
 
 
 cdef enum:
@@ -129,17 +130,20 @@ cdef inline int move_from_entry(Ctx* c, uint32_t kc, int stored) noexcept nogil:
     return stored
 
 
-cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
+cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept nogil:
     """Points each side is sure of at a trick start.  (1) Trumps above every trump the other
     side holds or could draw win their tricks, whoever leads.  (2) Quick tricks: the leader's
     playable cards above every other card still out in their suit win when led, one after
     the other (nobody can overtake, so the leader keeps the lead): top trumps always, plain
     winners once no opponent can ruff.  Cashing k top trumps draws every opponent trump when
-    each opponent holds at most k (all playable: not with face-down pile cards)."""
+    each opponent holds at most k (all playable: not with face-down pile cards).
+    ``counted``: per side, the top cards its sure points counted (partition search, part.pxi)."""
     cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m, opp = 0
     cdef int s, k, top, best, side, lead_side, qv, drawn
     sure_pts[0] = 0
     sure_pts[1] = 0
+    counted[0] = 0
+    counted[1] = 0
     if c.trump_mask:
         for s in range(c.nseats):
             if c.side[s] == 0:
@@ -164,6 +168,7 @@ cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
                         if k > best:
                             best = k
                 sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
+                counted[side] = sure
     # quick tricks of the leader
     lead_side = c.side[c.leader]
     outside = c.inplay & ~c.hand[c.leader]
@@ -208,6 +213,7 @@ cdef inline void sure_points(Ctx* c, int* sure_pts) noexcept nogil:
         qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
         if qv > sure_pts[lead_side]:
             sure_pts[lead_side] = qv
+            counted[lead_side] = top_cards
 
 
 cdef inline int last_trick(Ctx* c) noexcept nogil:
@@ -332,6 +338,8 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
     cdef int v
     cdef Undo u
     do_move(c, seat, m, &u)
+    if u.finished and part_node(c):
+        c.rel |= winner_relevance(c, c.tb - c.nseats, c.nseats)
     if u.stop or c.tricks_left == 0:
         v = u.gain
     else:
@@ -349,7 +357,7 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
     so the memory latencies overlap; the keys (slot k: the k-th card of ``legal``) are handed
     to the children searched next (``keyed``: the cards whose child starts a keyed trick)."""
     cdef uint64_t m = legal
-    cdef int x, k = 0
+    cdef int x, k = 0, found = -1
     cdef int gain[MAXMOVES]
     cdef Undo u
     cdef TTEntry* e
@@ -358,12 +366,18 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
         x = st_ctz(m)
         m &= m - 1
         do_move(c, seat, x, &u)
-        if not u.stop and c.tricks_left >= 2:
+        if not u.stop and c.tricks_left >= 2 and part_node(c):
+            # the trick drew the last stock cards: the child lives in the partition table
+            if part_child_cutoff(c, tt, maximize, alpha, beta, u.gain, value):
+                found = x
+        elif not u.stop and c.tricks_left >= 2:
             position_key(c, &ka[k], &kb[k], &kc[k])
             st_prefetch(tt_bucket(tt, ka[k], kb[k], kc[k]))
             keyed[0] |= st_bit(x)
             gain[k] = u.gain
         undo_move(c, &u)
+        if found >= 0:
+            return found
         k += 1
     m = keyed[0]
     while m:
@@ -396,7 +410,21 @@ cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int bet
 
 cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     """The value (what the maximising side still gains) of the position, fail-soft within
-    (alpha, beta)."""
+    (alpha, beta).  With partition search, ``c.rel`` collects this subtree's relevant cards
+    while it is searched and adds them to the caller's afterwards."""
+    cdef uint64_t outer
+    cdef int v
+    if not part_node(c):
+        return search_node(c, tt, alpha, beta)
+    outer = c.rel
+    c.rel = 0
+    v = search_node(c, tt, alpha, beta)
+    c.rel |= outer
+    return v
+
+
+cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
+    """``alphabeta`` proper."""
     cdef int n = c.nseats
     cdef int tpos = c.tlen
     cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
@@ -410,16 +438,29 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint64_t eka[MAXMOVES]
     cdef uint64_t ekb[MAXMOVES]
     cdef uint32_t ekc[MAXMOVES]
-    cdef uint64_t keyed = 0, etc_legal = 0
+    cdef uint64_t keyed = 0, etc_legal = 0, merged = 0, sm = 0
+    cdef uint64_t counted[2]
+    cdef uint64_t lo_cards = 0, hi_cards = 0     # the cards the bounds lo and hi rely on
     cdef int pre = c.pre_valid
+    cdef int track = part_node(c)    # collect relevant cards (part.pxi)
+    cdef int part = track           # ... and, at a trick start, use the partition table
+    cdef PartEntry* pe
+    cdef PartEntry* pbucket = NULL
     c.pre_valid = 0
     c.nodes += 1
     if c.limited and limit_hit(c):
         return 0                # meaningless: the caller sees ``aborted`` and unwinds
     if tpos == 0:
         if c.tricks_left <= 1:
+            if track and c.tricks_left == 1:
+                c.rel |= last_trick_relevance(c)
             return last_trick(c) if c.tricks_left == 1 else 0
-        if c.use_tt:
+        if part:
+            part = part_key(c, &sm, &ka, &kb, &kc)
+            if part:
+                pbucket = part_bucket(c.pt, sm, kc)
+                st_prefetch(pbucket)
+        if c.use_tt and not part:
             # find the bucket first and let the memory system fetch it while we compute bounds
             if pre:
                 ka = c.pre_ka
@@ -431,34 +472,69 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             st_prefetch(bucket)
         value_range(c, &lo, &hi)
         if c.use_bounds and c.mode == MODE_POINTS and not c.extras and not c.beat_table:
-            sure_points(c, sure)
+            sure_points(c, sure, counted)
             lo = c.trick_scale * sure[c.max_side]
             hi -= c.trick_scale * sure[1 - c.max_side]
+            if sure[c.max_side]:
+                lo_cards = counted[c.max_side]
+            if sure[1 - c.max_side]:
+                hi_cards = counted[1 - c.max_side]
         if lo >= beta:
+            c.rel |= lo_cards
             return lo
         if hi <= alpha:
+            c.rel |= hi_cards
             return hi
-        if c.use_tt:
+        if part:
+            pe = part_probe(c, tt, pbucket, sm, ka, kb, kc)
+            if pe != NULL:
+                if pe.lo > lo:
+                    lo = pe.lo
+                    lo_cards = part_cards(c, pe.cuts)
+                if pe.hi < hi:
+                    hi = pe.hi
+                    hi_cards = part_cards(c, pe.cuts)
+                if pe.key_a == ka and pe.key_b == kb:
+                    ttmove = move_from_entry(c, kc, pe.move)
+                if lo >= beta or lo == hi:
+                    c.rel |= lo_cards | (hi_cards if lo == hi else 0)
+                    return lo
+                if hi <= alpha:
+                    c.rel |= hi_cards
+                    return hi
+        elif c.use_tt:
             e = tt_probe_bucket(tt, bucket, ka, kb, kc)
             if e != NULL:
                 if e.lo > lo:
                     lo = e.lo
+                    lo_cards = c.inplay     # an exact entry relies on every card
                 if e.hi < hi:
                     hi = e.hi
+                    hi_cards = c.inplay
                 ttmove = move_from_entry(c, kc, e.move)
                 if lo >= beta or lo == hi:
+                    c.rel |= lo_cards | hi_cards
                     return lo
                 if hi <= alpha:
+                    c.rel |= hi_cards
                     return hi
     seat = (c.leader + tpos) % n
     legal = legal_mask(c, seat)
+    if track and tpos > 0:
+        c.rel |= follow_relevance(c)
     if c.use_merge:
+        merged = legal
         legal = merge_equivalent(c, legal)
+        merged &= ~legal
     maximize = c.side[seat] == c.max_side
     if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc and legal & (legal - 1):
-        etc_legal = legal
-        if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, eka, ekb, ekc, &keyed) >= 0:
-            return v
+        if track:
+            if part_etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v) >= 0:
+                return v
+        else:
+            etc_legal = legal
+            if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, eka, ekb, ekc, &keyed) >= 0:
+                return v
     best = -INF if maximize else INF
     bestmove = 255
     # Stage 1: the move that was best here before, without scoring the others.
@@ -504,18 +580,31 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1
+    if track and merged:
+        merge_relevance(c, merged)
     if tpos == 0 and c.use_tt:
         if best <= alpha0:
             if best < hi:
                 hi = best
+                hi_cards = 0        # proven by the children (their cards are in c.rel)
         elif best >= beta0:
             if best > lo:
                 lo = best
+                lo_cards = 0
         else:
             lo = best
             hi = best
-        tt_store(tt, ka, kb, kc, lo, hi, move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                 c.tricks_left, portable(c, kc))
+            lo_cards = 0
+            hi_cards = 0
+        c.rel |= lo_cards | hi_cards
+        if part:
+            part_store(c, tt, pbucket, sm, ka, kb, kc, lo, hi,
+                       move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
+                       c.tricks_left, portable(c, kc))
+        else:
+            tt_store(tt, ka, kb, kc, lo, hi,
+                     move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
+                     c.tricks_left, portable(c, kc))
     return best
 
 
@@ -607,13 +696,21 @@ cdef inline int stored_move(Ctx* c, TT* tt, uint64_t candidates) noexcept nogil:
     cdef uint32_t kc
     cdef TTEntry* e
     cdef int move
+    cdef uint64_t sm
+    cdef PartEntry* pe
     if c.tlen != 0 or not c.use_tt:
         return -1
-    position_key(c, &ka, &kb, &kc)
-    e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
-    if e == NULL:
-        return -1
-    move = move_from_entry(c, kc, e.move)
+    if part_node(c) and part_key(c, &sm, &ka, &kb, &kc):
+        pe = part_probe(c, tt, part_bucket(c.pt, sm, kc), sm, ka, kb, kc)
+        if pe == NULL:
+            return -1
+        move = move_from_entry(c, kc, pe.move)
+    else:
+        position_key(c, &ka, &kb, &kc)
+        e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
+        if e == NULL:
+            return -1
+        move = move_from_entry(c, kc, e.move)
     if move < 0 or not (candidates >> move) & 1:
         return -1
     return move

@@ -136,6 +136,15 @@ ctypedef struct Ctx:
     uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
     int hist[MAXSEATS][MAXCARDS]
+    # --- partition search (part.pxi) ---
+    int use_part                # 0 off, PART_ON, PART_STOCK (part.pxi)
+    int part_ok                 # the game allows it: canonical keys, no piles, no beat table,
+                                # no extras, a summary that fits 64 bits, suits of <= 15 cards
+    uint64_t rel                # cards whose rank mattered in the subtree being searched
+    int ncode                   # value codes: 0 (no points) and 1 + value class
+    uint64_t code_mask[MAXVC + 1]
+    int code_width[MAXVC + 1]   # bits of a count of one code in one suit and hand
+    PartTT* pt
 
 
 cdef inline uint64_t higher_in_suit(Ctx* c, int card) noexcept nogil:
