@@ -114,11 +114,12 @@ cdef inline void part_match_mask(Ctx* c, int cuts, uint64_t* mka, uint64_t* mkb)
     cdef int s, b, width = st_popcount(inplay), planes = c.owner_bits + c.value_bits
     for s in range(4):
         top |= top_of_suit(inplay & c.suit_mask[s], (cuts >> (4 * s)) & 15)
+    cdef st_key128 key = st_key_zero()
     pos = st_pext(top, inplay)
-    mka[0] = 0
-    mkb[0] = 0
     for b in range(planes):
-        put_plane(pos, b * width, width, mka, mkb)
+        key = st_put(key, pos, b * width)
+    mka[0] = st_key_lo(key)
+    mkb[0] = st_key_hi(key)
 
 
 cdef inline uint64_t part_cards(Ctx* c, int cuts) noexcept nogil:
