@@ -41,13 +41,15 @@ cdef class Engine:
         self.s = <Searcher*> calloc(1, sizeof(Searcher))
         if self.s == NULL:
             raise MemoryError()
-        # the budget is shared: half for the exact table, the rest for the partition table
-        exact_mb = tt_megabytes - tt_megabytes // 2
-        if tt_init(&self.s.tt, <uint64_t> exact_mb) != 0:
+        # the budget is shared: an eighth for the partition table (the deals it serves are
+        # small), the rest for the exact table
+        budget = (<uint64_t> tt_megabytes) << 20
+        part_bytes = budget // PART_SHARE
+        if tt_init(&self.s.tt, budget - part_bytes) != 0:
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
-        if part_init(&self.s.pt, <uint64_t> (tt_megabytes - exact_mb)) != 0:
+        if part_init(&self.s.pt, part_bytes) != 0:
             tt_free(&self.s.tt)
             free(self.s)
             self.s = NULL

@@ -33,20 +33,19 @@ cdef enum:
     PART_WAYS = 4
     PART_ON = 1             # use_part: deals without a stock
     PART_STOCK = 2          # ... and stock games once the stock is drawn (measured: slower)
+    PART_SHARE = 8          # the partition table gets this fraction of the table budget (1/8)
 
 
-cdef int part_init(PartTT* t, uint64_t megabytes) noexcept nogil:
-    cdef uint64_t want = (megabytes << 20) // (sizeof(PartEntry) * PART_WAYS)
-    cdef uint64_t n = 1
+cdef int part_init(PartTT* t, uint64_t nbytes) noexcept nogil:
+    """A table of as many buckets as ``nbytes`` holds (none if it holds none)."""
+    cdef uint64_t n = nbytes // (sizeof(PartEntry) * PART_WAYS)
     t.entries = NULL
     t.nbuckets = 0
     t.probes = 0
     t.hits = 0
     t.stores = 0
-    if want == 0:
+    if n == 0:
         return 0
-    while n * 2 <= want:
-        n *= 2
     t.entries = <PartEntry*> st_alloc_table(n * PART_WAYS * sizeof(PartEntry))
     if t.entries == NULL:
         return -1
@@ -95,7 +94,7 @@ cdef inline int part_key(Ctx* c, uint64_t* sm, uint64_t* ka, uint64_t* kb, uint3
 
 
 cdef inline PartEntry* part_bucket(PartTT* t, uint64_t sm, uint32_t kc) noexcept nogil:
-    return t.entries + (tt_hash(sm, 0x5bd1e995, kc) & (t.nbuckets - 1)) * PART_WAYS
+    return t.entries + st_scale(tt_hash(sm, 0x5bd1e995, kc), t.nbuckets) * PART_WAYS
 
 
 cdef inline uint64_t top_of_suit(uint64_t m, int k) noexcept nogil:

@@ -19,7 +19,7 @@ ctypedef struct PartEntry:  # 40 bytes
 
 ctypedef struct PartTT:
     PartEntry* entries
-    uint64_t nbuckets       # a power of two (0: no partition table)
+    uint64_t nbuckets       # any count (st_scale; 0: no partition table)
     uint64_t probes
     uint64_t hits
     uint64_t stores

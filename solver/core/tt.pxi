@@ -40,10 +40,15 @@ cdef extern from *:
     static void st_free_table(void* p, size_t bytes) { free(p); }
     #endif
     static inline void st_prefetch(const void* p) { __builtin_prefetch(p); __builtin_prefetch((const char*)p + 64); }
+    /* The bucket of a hash among n buckets, n any count: the high word of hash * n. */
+    static inline unsigned long long st_scale(unsigned long long h, unsigned long long n) {
+        return (unsigned long long) (((unsigned __int128) h * n) >> 64);
+    }
     """
     void* st_alloc_table(size_t bytes) noexcept nogil
     void st_free_table(void* p, size_t bytes) noexcept nogil
     void st_prefetch(const void* p) noexcept nogil
+    uint64_t st_scale(uint64_t h, uint64_t n) noexcept nogil
 
 ctypedef struct TTEntry:     # 32 bytes: a bucket of TT_WAYS entries is two whole cache lines
     uint64_t key_a          # every card still in play
@@ -63,7 +68,7 @@ cdef enum:
 
 ctypedef struct TT:
     TTEntry* entries
-    uint64_t nbuckets       # a power of two
+    uint64_t nbuckets       # as many as the budget holds (any count: ``st_scale``)
     uint8_t gen
     uint16_t epoch          # bumped to clear the table without touching its memory
     uint16_t shared_from    # shared entries of epochs shared_from..epoch are valid
@@ -72,11 +77,11 @@ ctypedef struct TT:
     uint64_t stores
 
 
-cdef int tt_init(TT* t, uint64_t megabytes) noexcept nogil:
-    cdef uint64_t want = (megabytes << 20) // (sizeof(TTEntry) * TT_WAYS)
-    cdef uint64_t n = 1
-    while n * 2 <= want:
-        n *= 2
+cdef int tt_init(TT* t, uint64_t nbytes) noexcept nogil:
+    """A table of as many buckets as ``nbytes`` holds (at least one)."""
+    cdef uint64_t n = nbytes // (sizeof(TTEntry) * TT_WAYS)
+    if n == 0:
+        n = 1
     t.entries = <TTEntry*> st_alloc_table(n * TT_WAYS * sizeof(TTEntry))
     if t.entries == NULL:
         return -1
@@ -128,7 +133,7 @@ cdef inline uint64_t tt_hash(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
 
 
 cdef inline TTEntry* tt_bucket(TT* t, uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
-    return t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
+    return t.entries + st_scale(tt_hash(a, b, c), t.nbuckets) * TT_WAYS
 
 
 cdef inline TTEntry* tt_probe_bucket(TT* t, TTEntry* bucket, uint64_t a, uint64_t b, uint32_t c) noexcept nogil:
@@ -144,7 +149,7 @@ cdef inline TTEntry* tt_probe_bucket(TT* t, TTEntry* bucket, uint64_t a, uint64_
 
 cdef inline void tt_store(TT* t, uint64_t a, uint64_t b, uint32_t c, int lo, int hi,
                           int move, int depth, bint shared) noexcept nogil:
-    cdef TTEntry* bucket = t.entries + (tt_hash(a, b, c) & (t.nbuckets - 1)) * TT_WAYS
+    cdef TTEntry* bucket = t.entries + st_scale(tt_hash(a, b, c), t.nbuckets) * TT_WAYS
     cdef TTEntry* e = NULL
     cdef TTEntry* victim = &bucket[0]
     cdef int i, score, best_score = 1 << 30
