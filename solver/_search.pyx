@@ -96,6 +96,7 @@ cdef class Engine:
         self._setup_position(t)
         self._check_move_room()
         self.objective()
+        part_update(&self.s.c)
         self.depth = 0
         memset(self.s.c.hist, 0, sizeof(self.s.c.hist))
 
@@ -297,6 +298,7 @@ cdef class Engine:
                 raise ValueError("part: True, False or 'stock'")
             c.use_part = 0 if not (part and self.s.pt.nbuckets) else (
                 PART_STOCK if part == "stock" else PART_ON)
+        part_update(c)
 
 
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),

@@ -66,10 +66,16 @@ cdef void part_follow_epoch(PartTT* t, TT* tt) noexcept nogil:
         memset(t.entries, 0, t.nbuckets * PART_WAYS * sizeof(PartEntry))
 
 
+cdef inline void part_update(Ctx* c) noexcept nogil:
+    """What ``part_node`` needs of the game and the switches, worked out once per setup (it
+    is asked at every node)."""
+    c.part_on = (c.use_part and c.part_ok and c.use_tt and c.use_canon
+                 and (c.stock_len == 0 or c.use_part == PART_STOCK))
+
+
 cdef inline bint part_node(Ctx* c) noexcept nogil:
     """Does this node collect relevant cards and use the partition table?"""
-    return (c.use_part and c.part_ok and c.stock_rest == 0 and c.use_tt and c.use_canon
-            and (c.stock_len == 0 or c.use_part == PART_STOCK))
+    return c.part_on and c.stock_rest == 0
 
 
 cdef inline uint64_t part_summary(Ctx* c) noexcept nogil:

@@ -475,15 +475,16 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             sure_points(c, sure, counted)
             lo = c.trick_scale * sure[c.max_side]
             hi -= c.trick_scale * sure[1 - c.max_side]
-            if sure[c.max_side]:
-                lo_cards = counted[c.max_side]
-            if sure[1 - c.max_side]:
-                hi_cards = counted[1 - c.max_side]
+            if track:
+                lo_cards = counted[c.max_side] if sure[c.max_side] else 0
+                hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
         if lo >= beta:
-            c.rel |= lo_cards
+            if track:
+                c.rel |= lo_cards
             return lo
         if hi <= alpha:
-            c.rel |= hi_cards
+            if track:
+                c.rel |= hi_cards
             return hi
         if part:
             pe = part_probe(c, tt, pbucket, sm, ka, kb, kc)
@@ -513,10 +514,12 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
                     hi_cards = c.inplay
                 ttmove = move_from_entry(c, kc, e.move)
                 if lo >= beta or lo == hi:
-                    c.rel |= lo_cards | hi_cards
+                    if track:
+                        c.rel |= lo_cards | hi_cards
                     return lo
                 if hi <= alpha:
-                    c.rel |= hi_cards
+                    if track:
+                        c.rel |= hi_cards
                     return hi
     seat = (c.leader + tpos) % n
     legal = legal_mask(c, seat)
@@ -525,7 +528,7 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     if c.use_merge:
         merged = legal
         legal = merge_equivalent(c, legal)
-        merged &= ~legal
+        merged &= ~legal if track else 0
     maximize = c.side[seat] == c.max_side
     if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc and legal & (legal - 1):
         if track:
@@ -596,7 +599,8 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
             hi = best
             lo_cards = 0
             hi_cards = 0
-        c.rel |= lo_cards | hi_cards
+        if track:
+            c.rel |= lo_cards | hi_cards
         if part:
             part_store(c, tt, pbucket, sm, ka, kb, kc, lo, hi,
                        move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,

@@ -138,6 +138,7 @@ ctypedef struct Ctx:
     int hist[MAXSEATS][MAXCARDS]
     # --- partition search (part.pxi) ---
     int use_part                # 0 off, PART_ON, PART_STOCK (part.pxi)
+    int part_on                 # use_part in force for this game and these switches (part_update)
     int part_ok                 # the game allows it: canonical keys, no piles, no beat table,
                                 # no extras, a summary that fits 64 bits, suits of <= 15 cards
     uint64_t rel                # cards whose rank mattered in the subtree being searched
