@@ -85,8 +85,7 @@ cdef class Engine:
         if len(t["stock"]) > MAXSTOCK or len(t["stock"]) >= 64:
             raise ValueError("stock too long")
         if not keep_tt:
-            tt_clear(&self.s.tt)
-            part_follow_epoch(&self.s.pt, &self.s.tt)
+            tables_clear(&self.s.tt, &self.s.pt)
             self.layouts_of = None
         self._setup_cards(t)
         self._setup_rules(t)
@@ -299,16 +298,13 @@ cdef class Engine:
             c.use_part = 0 if not (part and self.s.pt.nbuckets) else (
                 PART_STOCK if part == "stock" else PART_ON)
         part_update(c)
-
-
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
                 "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part)}
 
     def clear(self):
         """Forget everything learnt: transposition table and history."""
-        tt_clear(&self.s.tt)
-        part_follow_epoch(&self.s.pt, &self.s.tt)
+        tables_clear(&self.s.tt, &self.s.pt)
         self.layouts_of = None
         self.s.c.nodes = 0
 
@@ -320,11 +316,9 @@ cdef class Engine:
         each card in play and the piles); all others are forgotten.  Returns whether any were
         kept."""
         if token is not None and token == self.layouts_of:
-            tt_next_layout(&self.s.tt)
-            part_follow_epoch(&self.s.pt, &self.s.tt)
+            tables_next_layout(&self.s.tt, &self.s.pt)
             return True
-        tt_clear(&self.s.tt)
-        part_follow_epoch(&self.s.pt, &self.s.tt)
+        tables_clear(&self.s.tt, &self.s.pt)
         self.layouts_of = token
         return False
 

@@ -41,10 +41,7 @@ def forced_rung(session: Session, known_total: int | None = None) -> Rung | None
     answers point thresholds without searching."""
     span = None if known_total is None else (known_total, known_total)
     for rung in session.ladder():
-        verdict = decided(rung.condition, span)
-        if verdict is None:
-            verdict = session.holds(rung.condition)
-        if verdict:
+        if _holds(session, rung.condition, span):
             return rung
     return None
 
@@ -87,5 +84,7 @@ def keeps_rung(session: Session, rank: int, maximiser_moved: bool,
 
 
 def _holds(session: Session, condition, span: tuple[int, int] | None) -> bool:
+    """Does ``condition`` hold, decided by the span of side 0's final total where it can be,
+    else by a search?"""
     verdict = decided(condition, span)
     return session.holds(condition) if verdict is None else verdict

@@ -66,6 +66,4 @@ def _final_total(session: Session, rest: int) -> int | None:
     """Side 0's final total when ``rest`` more is what perfect play for the totals brings
     from the session's node (constant-sum games only: with extras the totals objective is
     not side 0's total)."""
-    if not session.root.rules.constant_sum:
-        return None
-    return session.root.points[0] + session.gained[-1] + rest
+    return session.side0_final(rest) if session.root.rules.constant_sum else None

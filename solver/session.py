@@ -236,9 +236,14 @@ class Session:
         return (final.points[0], final.points[1])
 
     def final_points_at_least(self, total: int) -> bool:
-        """Does side 0 end with at least ``total`` (constant-sum games: what side 0 has now is
-        what it had at the start plus what the moves since earned)?"""
-        return self.engine.test(total - self.root.points[0] - self.gained[-1])
+        """Does side 0 end with at least ``total`` (constant-sum games)?"""
+        return self.engine.test(total - self.side0_final(0))
+
+    def side0_final(self, rest: int) -> int:
+        """Side 0's final total when ``rest`` more comes to it from the current node
+        (constant-sum games: what side 0 has now is what it had at the start plus what the
+        moves since earned)."""
+        return self.root.points[0] + self.gained[-1] + rest
 
     def moves_of(self, line: list[int]) -> list[Move]:
         """Engine moves of a line from the current node as (card, pair shown)."""

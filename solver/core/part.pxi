@@ -66,6 +66,18 @@ cdef void part_follow_epoch(PartTT* t, TT* tt) noexcept nogil:
         memset(t.entries, 0, t.nbuckets * PART_WAYS * sizeof(PartEntry))
 
 
+cdef void tables_clear(TT* tt, PartTT* pt) noexcept nogil:
+    """Forget every entry of both tables (the partition table lives by the exact one's epochs)."""
+    tt_clear(tt)
+    part_follow_epoch(pt, tt)
+
+
+cdef void tables_next_layout(TT* tt, PartTT* pt) noexcept nogil:
+    """``tt_next_layout`` for both tables: only the shared entries stay."""
+    tt_next_layout(tt)
+    part_follow_epoch(pt, tt)
+
+
 cdef inline void part_update(Ctx* c) noexcept nogil:
     """What ``part_node`` needs of the game and the switches, worked out once per setup (it
     is asked at every node)."""
@@ -294,15 +306,9 @@ cdef inline int part_etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int ma
         cut = 0
         if not u.stop and c.tricks_left >= 2 and part_key(c, &sm, &ka, &kb, &kc):
             e = part_probe(c, tt, part_bucket(c.pt, sm, kc), sm, ka, kb, kc)
-            if e != NULL:
-                if maximize and u.gain + e.lo >= beta:
-                    value[0] = u.gain + e.lo
-                    cut = 1
-                elif not maximize and u.gain + e.hi <= alpha:
-                    value[0] = u.gain + e.hi
-                    cut = 1
-                if cut:
-                    rel = part_cards(c, e.cuts) | winner_relevance(c, c.tb - c.nseats, c.nseats)
+            if e != NULL and child_decides(maximize, u.gain, e.lo, e.hi, alpha, beta, value):
+                cut = 1
+                rel = part_cards(c, e.cuts) | winner_relevance(c, c.tb - c.nseats, c.nseats)
         undo_move(c, &u)
         if cut:
             c.rel |= rel
@@ -320,12 +326,4 @@ cdef inline bint part_child_cutoff(Ctx* c, TT* tt, int maximize, int alpha, int 
     if not part_key(c, &sm, &ka, &kb, &kc):
         return 0
     e = part_probe(c, tt, part_bucket(c.pt, sm, kc), sm, ka, kb, kc)
-    if e == NULL:
-        return 0
-    if maximize and gain + e.lo >= beta:
-        value[0] = gain + e.lo
-        return 1
-    if not maximize and gain + e.hi <= alpha:
-        value[0] = gain + e.hi
-        return 1
-    return 0
+    return e != NULL and child_decides(maximize, gain, e.lo, e.hi, alpha, beta, value)

@@ -348,6 +348,19 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
     return v
 
 
+cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha, int beta,
+                               int* value) noexcept nogil:
+    """Does a child's stored bound (``lo``..``hi`` on what follows, after a move that earned
+    ``gain``) already decide this node?  Then ``value`` is the node's fail-soft value."""
+    if maximize and gain + lo >= beta:
+        value[0] = gain + lo
+        return 1
+    if not maximize and gain + hi <= alpha:
+        value[0] = gain + hi
+        return 1
+    return 0
+
+
 cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximize, int alpha,
                            int beta, int* value, uint64_t* ka, uint64_t* kb, uint32_t* kc,
                            uint64_t* keyed) noexcept nogil:
@@ -385,13 +398,8 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
         m &= m - 1
         k = st_popcount(legal & (st_bit(x) - 1))
         e = tt_probe_bucket(tt, tt_bucket(tt, ka[k], kb[k], kc[k]), ka[k], kb[k], kc[k])
-        if e != NULL:
-            if maximize and gain[k] + e.lo >= beta:
-                value[0] = gain[k] + e.lo
-                return x
-            if not maximize and gain[k] + e.hi <= alpha:
-                value[0] = gain[k] + e.hi
-                return x
+        if e != NULL and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
+            return x
     return -1
 
 
@@ -415,16 +423,17 @@ cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint64_t outer
     cdef int v
     if not part_node(c):
-        return search_node(c, tt, alpha, beta)
+        return search_node(c, tt, alpha, beta, 0)
     outer = c.rel
     c.rel = 0
-    v = search_node(c, tt, alpha, beta)
+    v = search_node(c, tt, alpha, beta, 1)
     c.rel |= outer
     return v
 
 
-cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
-    """``alphabeta`` proper."""
+cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, int track) noexcept nogil:
+    """``alphabeta`` proper; ``track``: collect relevant cards (part.pxi), and at a trick
+    start use the partition table."""
     cdef int n = c.nseats
     cdef int tpos = c.tlen
     cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
@@ -442,8 +451,7 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
     cdef uint64_t counted[2]
     cdef uint64_t lo_cards = 0, hi_cards = 0     # the cards the bounds lo and hi rely on
     cdef int pre = c.pre_valid
-    cdef int track = part_node(c)    # collect relevant cards (part.pxi)
-    cdef int part = track           # ... and, at a trick start, use the partition table
+    cdef int part = track
     cdef PartEntry* pe
     cdef PartEntry* pbucket = NULL
     c.pre_valid = 0
