@@ -1,4 +1,4 @@
-"""Builds the Cython search core (solver/_search.pyx) as an optimised C extension.
+"""Builds the Cython search core (solver/core/_search.pyx) as an optimised C extension.
 
 Set STICH_PORTABLE=1 to build without -march=native (for a wheel that runs on other CPUs).
 """
@@ -12,7 +12,7 @@ flags = ["-O3", "-fno-strict-aliasing"]
 if not os.environ.get("STICH_PORTABLE"):
     flags.append("-march=native")
 
-extensions = [Extension("solver._search", ["solver/_search.pyx"], extra_compile_args=flags)]
+extensions = [Extension("solver.core._search", ["solver/core/_search.pyx"], extra_compile_args=flags)]
 
 setup(ext_modules=cythonize(extensions, language_level=3,
                             compiler_directives={"boundscheck": False, "wraparound": False,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from solver.bench import DealSet, percentile
+from solver.run.bench import DealSet, percentile
 
 # The deal sets: name -> DealSet (seeds fixed here; the deals are the same on every machine).
 SETS = {s.name: s for s in (
@@ -64,7 +64,7 @@ def growth_deal(game: str, seed: int, tricks_left: int, rules: dict | None = Non
     """Seeded whole deal ``seed`` of ``game`` played at random until ``tricks_left`` remain."""
     import random
 
-    from solver.dealing import random_deal
+    from solver.deals.dealing import random_deal
 
     deal = random_deal(game, seed, players=2, rules=dict(rules or {}))
     position = deal.start()

@@ -1,10 +1,10 @@
 """Benchmarks of the solver on fixed, seeded deal sets (run: ``pytest benchmarks/``).
 
-Every deal is measured once, from a cleared engine (``solver.bench``), with its own clock; a
+Every deal is measured once, from a cleared engine (``solver.run.bench``), with its own clock; a
 pytest-benchmark entry is one whole set, and its ``extra_info`` holds the per-deal statistics.
 At the end of the run ``pytest_terminal_summary`` prints one table of medians, p90s and nodes
 per set and measure, and the side-by-side comparison with DDS (bridge's double-dummy solver,
-through endplay) on the same four-hand Scharwenzel deals mapped to bridge (``solver.ddsmap``).
+through endplay) on the same four-hand Scharwenzel deals mapped to bridge (``solver.games.scharwenzel_dds``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ for path in (HERE.parent, HERE):          # the repository (solver) and this fol
         sys.path.insert(0, str(path))
 
 from benchdata import DDS_SET, RECORDS, SETS, WARMUP_SEED, Record  # noqa: E402
-from solver.solve import new_engine  # noqa: E402
+from solver.search.solve import new_engine  # noqa: E402
 
 class _Once:
     """Stands in for pytest-benchmark's fixture when the plugin is missing or disabled
@@ -55,9 +55,9 @@ def record():
 @pytest.fixture(scope="session")
 def engine():
     """One engine for the session, warmed up (its table's memory touched) on an unmeasured
-    deal; ``solver.bench`` clears it before every measured deal."""
-    from solver.bench import measure_solve
-    from solver.dealing import random_deal
+    deal; ``solver.run.bench`` clears it before every measured deal."""
+    from solver.run.bench import measure_solve
+    from solver.deals.dealing import random_deal
 
     e = new_engine()
     measure_solve(random_deal("scharwenzel", WARMUP_SEED), e)

@@ -9,7 +9,7 @@ import pytest
 
 from benchdata import SETS, TABLE_SET, finish
 from solver.analysis.table import dd_table
-from solver.bench import measure_solve, measure_value
+from solver.run.bench import measure_solve, measure_value
 
 
 @pytest.mark.parametrize("name", list(SETS))
@@ -52,8 +52,8 @@ def test_stich_table(bench, record):
 
 def test_readme_call(bench, record):
     """``solver.solve(deal)`` exactly as the README shows it: no engine handed in, so the
-    thread's reused engine (``solver.solve.borrowed_engine``) serves every call."""
-    from solver.solve import solve
+    thread's reused engine (``solver.search.solve.borrowed_engine``) serves every call."""
+    from solver.search.solve import solve
 
     deal_set = SETS["scharwenzel-4"]
     deals = deal_set.deals()

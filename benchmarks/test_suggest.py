@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from solver.analysis.suggest import suggest
+from solver.view.suggest import suggest
 from solver.view import read_view
 
 K = int(os.environ.get("STICH_SUGGEST_K", "100"))
@@ -62,9 +62,9 @@ def test_suggest_table_sharing_nodes(bench, game):
     between layouts (``Engine.next_layout``) or cleared for each, at decisions along the
     optimal line (plies 0, 8-10, 16-24).  Deterministic, unlike the times: the measure of what
     sharing saves."""
-    from solver.analysis.suggest import layout_set
-    from solver.deal import loads
-    from solver.solve import new_engine, solve
+    from solver.view.suggest import layout_set
+    from solver.deals.deal import loads
+    from solver.search.solve import new_engine, solve
     from solver.tactics.base import play_to
     from solver.view import information, sample_layouts
     path, plies = SHARING[game]

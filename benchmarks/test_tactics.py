@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from solver.analysis.constraints import parse_constraint
-from solver.analysis.tactic import study_deal
-from solver.dealing import generate_deals
-from solver.solve import new_engine
+from solver.deals.constraints import parse_constraint
+from solver.study.tactic import study_deal
+from solver.deals.dealing import generate_deals
+from solver.search.solve import new_engine
 from solver.tactics import builtin
 
 CASES = {"scharwenzel": (40, None), "schafkopf2": (6, "some seat holds a bare ten"), "elfern": (3, None)}
@@ -51,7 +51,7 @@ VIEW_CASES = {"scharwenzel": (10, None), "schafkopf2": (1, "some seat holds a ba
 def test_tactic_player_view_decisions_per_second(bench, game):
     """``stich tactic --view player --samples 20``: each decision also solved on 20 layouts of
     the mover's information set (one worker)."""
-    from solver.analysis.tactic import StudySettings, study_item
+    from solver.study.tactic import StudySettings, study_item
     count, where = VIEW_CASES[game]
     accept = parse_constraint(where, game) if where else None
     deals = [d.deal for d in generate_deals(game, 77, count, accept=accept)]

@@ -9,8 +9,8 @@ from typing import NoReturn
 import click
 
 from solver.analysis.batch import BatchError, collect_items, is_partial, run_batch, summary
-from solver.deal import DealError
-from solver.dealing import NoDealFound
+from solver.deals.deal import DealError
+from solver.deals.dealing import NoDealFound
 from solver.games import OptionError
 
 from .common import (EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OTHER, RateBar, objective_option,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from solver.bench import MODES, SWITCHES, builtin_sets, parse_off, report, run
+from solver.run.bench import MODES, SWITCHES, builtin_sets, parse_off, report, run
 
 from .common import emit_json, json_option, objective_option, progress_bar, tt_option
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from solver.deal import Deal, DealError, load
+from solver.deals.deal import Deal, DealError, load
 from solver.games import GAMES, RULES_FILES_ENV, OptionError, register
 
 EXIT_INPUT = 2

@@ -8,10 +8,10 @@ from typing import NoReturn
 
 import click
 
-from solver.analysis.constraints import ConstraintError, all_of, load_predicate, parse_constraint
-from solver.cards import NOTATIONS, CardError, parse_suit
-from solver.deal import DealError
-from solver.dealing import DEFAULT_MAX_TRIES, NoDealFound, generate_deals
+from solver.deals.constraints import ConstraintError, all_of, load_predicate, parse_constraint
+from solver.model.cards import NOTATIONS, CardError, parse_suit
+from solver.deals.deal import DealError
+from solver.deals.dealing import DEFAULT_MAX_TRIES, NoDealFound, generate_deals
 from solver.games import GAMES, OptionError, find_game
 
 from .common import EXIT_INPUT, EXIT_INTERRUPTED, emit_json, parse_rule_overrides, progress_bar, rule_option
@@ -70,7 +70,7 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
     """Deal random whole deals of a game, as deal files.
 
     Deal K of seed S is the K-th candidate the constraints accept; candidate J is
-    random_deal(GAME, sha256("stich-deal:S:J")[:8]) (solver/dealing.py), so the same
+    random_deal(GAME, sha256("stich-deal:S:J")[:8]) (solver/deals/dealing.py), so the same
     arguments give the same files byte for byte, and the first deals of -n 100 are those of
     -n 10.  Without --out the deals are printed, each after a line "# === ID ===".
 
@@ -103,11 +103,11 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
     game's card values (Schafkopf2 A11 10 K4 O3 U2; not in Scharwenzel).
 
     \b
-    --predicate FILE.py defines accept(deal) -> bool; deal is a solver.deal.Deal:
+    --predicate FILE.py defines accept(deal) -> bool; deal is a solver.deals.deal.Deal:
     deal.hands {seat: (Card,...)}, deal.piles {seat: (Pile(up, down),...)},
     deal.stock (top first), deal.trump_suit, deal.rule_set.effective_suit[card],
     .is_trump(card), .power[card], .trumps (high to low), .values[card];
-    solver.dealing.holding(deal, seat) gives every card a seat holds.
+    solver.deals.dealing.holding(deal, seat) gives every card a seat holds.
 
     \b
     Examples:

@@ -15,8 +15,8 @@ from typing import Callable
 
 import click
 
-from solver.anytime import Limits
-from solver.report import bounds_text
+from solver.core.anytime import Limits
+from solver.report.text import bounds_text
 
 EXIT_PARTIAL = 5
 

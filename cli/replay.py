@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from solver.analysis.replay import replay
-from solver.report import replay_json, replay_report
+from solver.report.text import replay_json, replay_report
 
 from .common import InputError, deal_argument, emit_json, json_option, progress_bar, read_deal, rule_option, tt_option
 from .limits import exit_if_partial, limit_options, limits_of
@@ -58,7 +58,7 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
                         limits=limits_of(node_limit, time_limit))
     judgements = None
     if view == "player" and result.exact:
-        from solver.analysis.suggest import judge_play
+        from solver.view.suggest import judge_play
         with progress_bar("player's view", as_json) as update:
             judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
                                     tt_megabytes=tt_mb, progress=update,
@@ -66,13 +66,13 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     if as_json:
         obj = replay_json(result)
         if judgements is not None:
-            from solver.analysis.suggest import judgement_json
+            from solver.view.suggest import judgement_json
             obj["player_view"] = judgement_json(judgements)
         emit_json(obj)
     else:
         click.echo(replay_report(result))
         if judgements is not None:
-            from solver.analysis.suggest import judgement_report
+            from solver.view.suggest import judgement_report
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
     over = judgements is not None and any(j.left_out for j in judgements)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from solver import solve as solve_deal
-from solver.report import solve_json, solve_report
+from solver.report.text import solve_json, solve_report
 
 from .common import (deal_argument, emit_json, json_option, objective_option, read_deal, rule_option,
                      tt_option)

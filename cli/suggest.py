@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.suggest import NoExactLayout, suggest, suggest_json, suggest_report
+from solver.view.suggest import NoExactLayout, suggest, suggest_json, suggest_report
 from solver.view import EXACT_LIMIT, read_view
 
 from .common import (InputError, deal_argument, emit_json, json_option, objective_option,

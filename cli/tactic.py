@@ -13,12 +13,12 @@ import click
 from tabulate import tabulate
 
 from solver.analysis.batch import BatchError, collect_items
-from solver.analysis.constraints import ConstraintError, all_of, parse_constraint
-from solver.analysis.tactic import (StudySettings, counterexamples, generated_study_items,
+from solver.deals.constraints import ConstraintError, all_of, parse_constraint
+from solver.study.tactic import (StudySettings, counterexamples, generated_study_items,
                                     headline_width, regret_lists, resolve, run_study,
                                     study_items_of, summarise)
-from solver.deal import DealError
-from solver.dealing import NoDealFound
+from solver.deals.deal import DealError
+from solver.deals.dealing import NoDealFound
 from solver.games import GAMES, OptionError
 from solver.tactics import REGISTRY, TacticError
 from solver.tactics.loader import load_file

@@ -17,12 +17,12 @@ file is 0):
     view.suit(card)     the effective suit;  view.rules.is_trump(card), view.rules.power[card]
     view.value(card)    the card's value in the game (points, honours; 0 in Scharwenzel)
     view.played()       the cards of finished tricks;  view.position: the referee itself
-    view.deal           the deal (solver.deal.Deal);  view.opponents(), view.partners()
+    view.deal           the deal (solver.deals.deal.Deal);  view.opponents(), view.partners()
 
-A Card has .suit and .rank (solver.cards: ACE=14, KING=13, QUEEN=12, JACK=11, TEN=10, ...).
+A Card has .suit and .rank (solver.model.cards: ACE=14, KING=13, QUEEN=12, JACK=11, TEN=10, ...).
 """
 
-from solver.cards import ACE
+from solver.model.cards import ACE
 
 
 def play_high_on_lead(view):

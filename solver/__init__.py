@@ -7,21 +7,21 @@
 """
 
 try:
-    from .cards import Card, parse_card, parse_cards
-    from .deal import Deal, DealError, Pile, load, loads
+    from solver.model.cards import Card, parse_card, parse_cards
+    from solver.deals.deal import Deal, DealError, Pile, load, loads
     from .games import GAMES
-    from .position import IllegalMove, Position
-    from .objectives import SolverError
-    from .outcome import Outcome
-    from .anytime import Limits
-    from .solve import MoveValue, Result, solve
+    from solver.model.position import IllegalMove, Position
+    from solver.search.objectives import SolverError
+    from solver.model.outcome import Outcome
+    from solver.core.anytime import Limits
+    from solver.search.solve import MoveValue, Result, solve
 except ModuleNotFoundError as _exc:
-    if _exc.name != f"{__name__}._search":
+    if _exc.name != f"{__name__}.core._search":
         raise
     # A checkout whose compiled core was never built here (e.g. after `pip install .`, Python
     # finds this folder before the installed package): say what to do, not just what is missing.
     raise ModuleNotFoundError(
-        f"{_exc.name} (the compiled search core) is not built in {__path__[0]}: run "
+        f"{_exc.name} (the compiled search core) is not built in {__path__[0]}/core: run "
         f"`pip install -e .` in the checkout (or `python setup.py build_ext --inplace`), or "
         f"run Python outside the checkout to use the installed stich", name=_exc.name) from None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from solver.cards import Card
+from solver.model.cards import Card
 
 from reference import (A, C, D, H, J, K, Q, R6, R7, R8, R9, R10, S, SUITS, legal_moves, make_rules,
                        play, start_state)

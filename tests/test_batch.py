@@ -23,10 +23,10 @@ from click.testing import CliRunner
 from cli.batch import batch_command
 from cli.deal import deal_command
 from solver.analysis.batch import collect_items, run_batch
-from solver.deal import loads
-from solver.dealing import generate_deals
-from solver.report import solve_json
-from solver.solve import solve
+from solver.deals.deal import loads
+from solver.deals.dealing import generate_deals
+from solver.report.text import solve_json
+from solver.search.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = [sys.executable, "-c", "from cli.batch import batch_command; batch_command()"]

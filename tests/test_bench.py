@@ -1,4 +1,4 @@
-"""solver.bench and `stich bench`: deterministic node counts, the JSON shape, --off."""
+"""solver.run.bench and `stich bench`: deterministic node counts, the JSON shape, --off."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.bench import bench_command
-from solver.bench import (SWITCHES, DealSet, builtin_sets, measure_solve, measure_value, parse_off,
+from solver.run.bench import (SWITCHES, DealSet, builtin_sets, measure_solve, measure_value, parse_off,
                           percentile, run)
-from solver.solve import new_engine, solve
+from solver.search.solve import new_engine, solve
 
 SMALL = [DealSet("scharwenzel-4", "scharwenzel", (1, 2, 3)),
          DealSet("scharwenzel-6", "scharwenzel", (1,), players=6),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import (ACE, CLUBS, DIAMONDS, EIGHT, FRENCH, GERMAN, HEARTS, JACK, KING, NINE,
+from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, FRENCH, GERMAN, HEARTS, JACK, KING, NINE,
                           QUEEN, SEVEN, SIX, SPADES, SUITS, TEN, Card, CardError, format_cards,
                           parse_card, parse_cards, parse_suit)
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 import solver
 from cli.main import main
-from solver.cards import ACE, JACK, KING, QUEEN, TEN, parse_card
+from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, parse_card
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

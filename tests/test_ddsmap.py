@@ -1,4 +1,4 @@
-"""solver.ddsmap: four-player Scharwenzel as bridge (for checking against DDS)."""
+"""solver.games.scharwenzel_dds: four-player Scharwenzel as bridge (for checking against DDS)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, SUITS, Card
-from solver.ddsmap import (BRIDGE_RANKS, MappingError, card_map, from_bridge, from_bridge_card,
+from solver.model.cards import CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, SUITS, Card
+from solver.games.scharwenzel_dds import (BRIDGE_RANKS, MappingError, card_map, from_bridge, from_bridge_card,
                            to_bridge, to_bridge_card, tricks_to_totals)
-from solver.deal import load, loads
-from solver.dealing import random_deal
+from solver.deals.deal import load, loads
+from solver.deals.dealing import random_deal
 from solver.games import GAMES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -170,7 +170,7 @@ def _dds_cards(bridge):
     from endplay.dds import solve_board
     from endplay.dds.solve import SolveMode
 
-    from solver.ddsmap import to_endplay
+    from solver.games.scharwenzel_dds import to_endplay
     return {"SHDC"[int(c.suit)] + c.rank.abbr: t
             for c, t in solve_board(to_endplay(bridge), SolveMode.Default)}
 
@@ -179,7 +179,7 @@ def _dds_cards(bridge):
 @pytest.mark.parametrize("leader", [1, 2])
 def test_dds_agrees_on_every_card(trump, leader):
     pytest.importorskip("endplay", reason="endplay (DDS) not installed: pip install -e '.[bench]'")
-    from solver.solve import solve
+    from solver.search.solve import solve
 
     for seed in range(3):
         deal = _with(random_deal("scharwenzel", 100 + seed, trump=trump), leader=leader)
@@ -192,7 +192,7 @@ def test_dds_agrees_on_every_card(trump, leader):
 
 def test_dds_agrees_on_the_example_ending():
     pytest.importorskip("endplay", reason="endplay (DDS) not installed: pip install -e '.[bench]'")
-    from solver.solve import solve
+    from solver.search.solve import solve
 
     deal = load(EXAMPLES / "scharwenzel-ending.toml")
     bridge = to_bridge(deal)

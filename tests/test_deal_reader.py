@@ -14,9 +14,9 @@ import pytest
 
 import solver
 from solver import DealError, load, loads
-from solver.cards import (ACE, CLUBS, DIAMONDS, EIGHT, FRENCH, GERMAN, HEARTS, JACK, KING, NINE,
+from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, FRENCH, GERMAN, HEARTS, JACK, KING, NINE,
                           QUEEN, SEVEN, SIX, SPADES, TEN, Card)
-from solver.deal import Pile
+from solver.deals.deal import Pile
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

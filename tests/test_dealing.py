@@ -18,11 +18,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.deal import deal_command
-from solver.analysis.constraints import ConstraintError, parse_constraint
-from solver.cards import (ACE, CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, SEVEN, SPADES, TEN, Card,
+from solver.deals.constraints import ConstraintError, parse_constraint
+from solver.model.cards import (ACE, CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, SEVEN, SPADES, TEN, Card,
                           parse_card)
-from solver.deal import load, loads
-from solver.dealing import candidate_seed, generate_deals, random_deal
+from solver.deals.deal import load, loads
+from solver.deals.dealing import candidate_seed, generate_deals, random_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -245,7 +245,7 @@ def test_where_on_the_command_line_holds_on_every_file(tmp_path):
 def test_predicate_file(tmp_path):
     predicate = tmp_path / "pred.py"
     predicate.write_text(
-        "from solver.cards import CLUBS, QUEEN, Card\n"
+        "from solver.model.cards import CLUBS, QUEEN, Card\n"
         "def accept(deal):\n"
         "    rules = deal.rule_set\n"
         "    trumps = [c for c in deal.hands[1] if rules.is_trump(c)]\n"

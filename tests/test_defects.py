@@ -22,7 +22,7 @@ from click.testing import CliRunner
 import solver
 from cli import common
 from cli.main import main
-from solver.deal import DealError, load
+from solver.deals.deal import DealError, load
 from solver.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -270,7 +270,7 @@ def test_table_header_names_the_sides_and_fits_100_columns(example, sides):
 
 
 def test_bench_does_not_list_experimental_switches():
-    from solver.bench import report
+    from solver.run.bench import report
     stats = dict(name="x", deals=1, nodes=10, seconds=0.1, nodes_per_second=100, median_ms=1.0, p90_ms=1.0)
     data = dict(sets=[stats], total=stats, objective="score", mode="solve", tt_megabytes=64,
                 note="n", switches={"tt": True, "merge": False, "experiment": False})
@@ -324,7 +324,7 @@ def test_import_without_the_built_core_says_what_to_do(tmp_path):
 def test_the_docs_are_the_projects_own_and_cited():
     for name in ("deal-format.md", "rules.md"):
         assert (ROOT / "docs" / name).is_file()
-    for path in (ROOT / "README.md", ROOT / "solver" / "deal.py"):
+    for path in (ROOT / "README.md", ROOT / "solver" / "deals" / "deal.py"):
         text = path.read_text(encoding="utf-8")
         assert "shared/" not in text and "docs/" in text, path
     assert "docs/rules.md" in run("rules").output

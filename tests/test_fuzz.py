@@ -234,7 +234,7 @@ def prop_generate(spec: str, tmp: Path) -> None:
 def prop_card(text: str, notation: str) -> None:
     try:
         card = solver.parse_card(text, notation)
-    except solver.cards.CardError as exc:
+    except solver.model.cards.CardError as exc:
         assert "\n" not in str(exc)
         return
     assert solver.parse_card(card.text(notation), notation) == card

@@ -98,8 +98,8 @@ def test_the_grep_test_sees_an_offence():
     tree = ast.parse('if deal.game == "elfern" or rules.layout in ("piles",): pass\nx = GAMES["elfern"]\n'
                      'if spec.layout != "stock" or key == "stock": pass')
     assert sorted(text for _, text in _name_comparisons(tree)) == ["elfern", "elfern", "piles", "stock"]
-    imports = _imports("solver.report", ROOT / "solver" / "report.py",
-                       ast.parse("from .games.scharwenzel import matadors"))
+    imports = _imports("solver.report.text", ROOT / "solver" / "report" / "text.py",
+                       ast.parse("from ..games.scharwenzel import matadors"))
     assert ("solver.games.scharwenzel", 1) in imports
 
 
@@ -181,7 +181,7 @@ def _toy(monkeypatch, name, base, layout):
 
 def test_four_piles_each_need_no_code(monkeypatch):
     from solver import loads, solve
-    from solver.dealing import random_deal
+    from solver.deals.dealing import random_deal
     from solver.games.layouts import Piles
     _toy(monkeypatch, "piles4", "schafkopf2", Piles(count=4))
     deal = random_deal("piles4", 3)
@@ -195,7 +195,7 @@ def test_four_piles_each_need_no_code(monkeypatch):
 
 def test_a_smaller_stock_hand_needs_no_code(monkeypatch):
     from solver import loads
-    from solver.dealing import random_deal
+    from solver.deals.dealing import random_deal
     from solver.games.layouts import Stock
     _toy(monkeypatch, "stock4", "elfern", Stock(hand=4))
     deal = random_deal("stock4", 5)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.analysis.suggest import layout_set, suggest
-from solver.deal import loads
-from solver.solve import new_engine, solve
+from solver.view.suggest import layout_set, suggest
+from solver.deals.deal import loads
+from solver.search.solve import new_engine, solve
 from solver.tactics.base import play_to
 from solver.view import every_layout, information, sample_layouts
 from solver.view.sampling import count_layouts

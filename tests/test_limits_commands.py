@@ -15,12 +15,12 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver import loads
-from solver.anytime import Limits
+from solver.core.anytime import Limits
 from solver.analysis.analyze import analyze
 from solver.analysis.puzzle import solve_puzzle
 from solver.analysis.replay import replay
 from solver.analysis.table import dd_table
-from solver.deal import load
+from solver.deals.deal import load
 
 from randompositions import MODES, generate
 
@@ -348,8 +348,8 @@ def _interrupt_when_searching(args: list[str], cpu_seconds: float):
 
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
 def test_sigint_stops_a_long_solve_with_the_bounds_proven(tmp_path):
-    from solver.dealing import random_deal
-    from solver.solve import solve
+    from solver.deals.dealing import random_deal
+    from solver.search.solve import solve
     deal = random_deal("elfern", 7, players=2)          # about 4 s of CPU with a 1 MB table
     path = tmp_path / "deal.toml"
     path.write_text(deal.dump())
@@ -368,7 +368,7 @@ def test_sigint_stops_a_long_solve_with_the_bounds_proven(tmp_path):
 @pytest.mark.slow          # the same path as test_ctrl_c_in_table_prints_the_cells_finished, for real
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
 def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
-    from solver.dealing import random_deal
+    from solver.deals.dealing import random_deal
     path = tmp_path / "deal.toml"
     path.write_text(random_deal("schafkopf2", 2, players=2).dump())
     ran = _interrupt_when_searching(["table", str(path), "--json"], 1.5)
@@ -406,8 +406,8 @@ def test_tactic_decisions_past_the_limit_are_counted_apart():
 
 
 def test_study_deal_within_a_limit_keeps_exact_decisions():
-    from solver.analysis.tactic import study_deal
-    from solver.solve import new_engine
+    from solver.study.tactic import study_deal
+    from solver.search.solve import new_engine
     from solver.tactics import REGISTRY
 
     engine = new_engine(16)
@@ -439,7 +439,7 @@ def test_study_deal_within_a_limit_keeps_exact_decisions():
 # --- suggest -----------------------------------------------------------------------------------
 
 def test_suggest_leaves_out_the_layouts_past_the_limit():
-    from solver.analysis.suggest import score_layout
+    from solver.view.suggest import score_layout
     from solver.view import every_layout, read_view
 
     info = read_view("examples/hidden/schafkopf2-hidden.toml", None, {})
@@ -474,7 +474,7 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     """`replay --view player` applies the limits to each hidden layout: with room for none,
     no card is judged and every layout is counted as left out; with room for all, the
     judgements are those of no limit at all."""
-    from solver.analysis.suggest import judge_play, judgement_json
+    from solver.view.suggest import judge_play, judgement_json
     deal = load("examples/scharwenzel-played.toml")
     free = judge_play(deal, samples=3, seed=1, jobs=1)
     none = judge_play(deal, samples=3, seed=1, jobs=1, limits=Limits(nodes=1))
@@ -485,6 +485,6 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     for cut, full in zip(none, free):
         assert not cut.judged and not cut.exact and cut.left_out == full.layouts
     assert all(r["judged"] is False and r["expected"] is None for r in judgement_json(none))
-    from solver.analysis.suggest import judgement_report
+    from solver.view.suggest import judgement_report
     text = judgement_report(replay(deal).steps, none)
     assert text.count("not judged") == len(none) and "nan" not in text

@@ -16,9 +16,9 @@ import pytest
 
 import solver
 from solver.analysis.replay import replay
-from solver.cards import parse_card
-from solver.report import replay_report, solve_json, solve_report
-from solver.solve import new_engine
+from solver.model.cards import parse_card
+from solver.report.text import replay_report, solve_json, solve_report
+from solver.search.solve import new_engine
 
 ENGINE = new_engine(8)
 

@@ -10,7 +10,7 @@ variant, 20 honours in Elfern).
 
 Part 2, properties.  For small random positions of every mode of tests/randompositions.py the
 outcome rank of ``solver.solve`` (and the rank of every legal card) equals a plain minimax over
-the referee (``solver.position``) whose payoff at the end of the deal is the game's own
+the referee (``solver.model.position``) whose payoff at the end of the deal is the game's own
 ``outcome(final, deal).rank``.  For the Mariage variant (marriages, last trick, Wäsche) the
 totals difference of ``solve(..., objective="total")`` (and of every card) equals a plain minimax
 of ``points[0] - points[1]`` over the referee.
@@ -32,8 +32,8 @@ import random
 import pytest
 
 import solver
-from solver.cards import Card, parse_card, parse_cards
-from solver.solve import new_engine
+from solver.model.cards import Card, parse_card, parse_cards
+from solver.search.solve import new_engine
 from randompositions import MODES, generate_case
 
 # One engine with a small table for every solve here (the positions are tiny).

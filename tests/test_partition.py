@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from solver._search import Engine
-from solver.dealing import random_deal
-from solver.session import Session
+from solver.core._search import Engine
+from solver.deals.dealing import random_deal
+from solver.search.session import Session
 
 OBJECTIVES = (("points", 0), ("points", 1), ("streak", 0), ("streak", 1))
 # game, players, rules, tricks left from which positions are compared

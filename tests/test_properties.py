@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.solve import new_engine
+from solver.search.solve import new_engine
 from randompositions import MODES, generate
 
 # One engine with a small transposition table for the many solves of children and of

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from solver import Deal, loads, load
-from solver.cards import FRENCH, GERMAN, HEARTS, SPADES, Card
-from solver.deal import Pile
-from solver.dealing import random_deal
+from solver.model.cards import FRENCH, GERMAN, HEARTS, SPADES, Card
+from solver.deals.deal import Pile
+from solver.deals.dealing import random_deal
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

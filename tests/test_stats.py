@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver.stats import (Z95, bootstrap_interval, bootstrap_means, holm, paired, percentile_interval,
+from solver.study.stats import (Z95, bootstrap_interval, bootstrap_means, holm, paired, percentile_interval,
                           sign_test, wilson)
 
 
@@ -112,7 +112,7 @@ def test_paired_counts_and_mean():
 def test_cluster_bootstrap_matches_the_exact_distribution(groups):
     """All m^m equally likely picks of whole groups, enumerated: the ratio of sums (exact
     fractions); the seeded Monte Carlo interval lies within the exact quantiles 1.5% either side."""
-    from solver.stats import cluster_bootstrap_interval, cluster_bootstrap_means, group_by
+    from solver.study.stats import cluster_bootstrap_interval, cluster_bootstrap_means, group_by
     m = len(groups)
     exact = sorted(Fraction(sum(sum(groups[i]) for i in pick), sum(len(groups[i]) for i in pick))
                    for pick in itertools.product(range(m), repeat=m))

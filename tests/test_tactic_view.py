@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.analysis.batch import BatchItem
-from solver.analysis.tactic import StudySettings, run_study, scored_decisions, study_items_of, summarise
-from solver.analysis.tactic_view import verdicts
-from solver.cards import parse_card
-from solver.deal import loads
+from solver.study.tactic import StudySettings, run_study, scored_decisions, study_items_of, summarise
+from solver.study.tactic_view import verdicts
+from solver.model.cards import parse_card
+from solver.deals.deal import loads
 from solver.tactics.base import play_to
 from solver.tactics.loader import load_file
 from test_view import SEES_ALL, brute_force, small_cases

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.analysis.tactic import (StudySettings, generated_study_items, run_study, scored_decisions,
+from solver.study.tactic import (StudySettings, generated_study_items, run_study, scored_decisions,
                                     summarise)
-from solver.dealing import generate_deals
+from solver.deals.dealing import generate_deals
 from solver.tactics import REGISTRY, TacticError, builtin, make_view
 from solver.tactics.loader import load_file
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 ORACLES = textwrap.dedent('''
     """Tactics that know the answer: every card, the solver's optimal cards, the worst cards."""
-    from solver.solve import solve
+    from solver.search.solve import solve
     from solver.tactics.base import deal_here
 
     def _moves(view):
@@ -98,7 +98,7 @@ def test_builtin_tactics_advise_legal_cards_on_random_play():
     (the Tactic wrapper raises TacticError otherwise), and each applies somewhere."""
     applied = set()
     rng = random.Random(4)
-    from solver.analysis.constraints import parse_constraint
+    from solver.deals.constraints import parse_constraint
     bare = parse_constraint("some seat holds a bare ten", "schafkopf2")
     for game, count, accept in (("scharwenzel", 6, None), ("schafkopf2", 3, None), ("schafkopf2", 6, bare),
                                 ("elfern", 6, None)):
@@ -120,7 +120,7 @@ def test_builtin_tactics_advise_legal_cards_on_random_play():
 
 
 def test_bare_ten_lead_at_once_on_a_hand_made_position():
-    from solver.deal import loads
+    from solver.deals.deal import loads
     deal = loads(textwrap.dedent('''
         game = "schafkopf2"
         [piles]
@@ -134,7 +134,7 @@ def test_bare_ten_lead_at_once_on_a_hand_made_position():
     assert REGISTRY["schafkopf2.bare_ten.first_winning_trick"](view) is None
     # seat 2 leads Rot 9 after that: seat 1's bare ten wins it, so the second reading applies
     from dataclasses import replace
-    from solver.cards import Card
+    from solver.model.cards import Card
     second = loads(replace(deal, leader=2).dump(), "hand")
     nine, ace = Card(2, 9), Card(2, 14)
     after_nine = make_view(second.with_play(((nine,),)).position(), second)
@@ -208,7 +208,7 @@ def test_kill_and_resume_a_real_process(tmp_path):
 BAD_FILES = {
     "raises_on_load.py": "raise RuntimeError('broken')\n",
     "raises.py": "def bad(view):\n    return 1 / 0\nTACTICS = {'bad': bad}\n",
-    "illegal.py": ("from solver.cards import Card\n"
+    "illegal.py": ("from solver.model.cards import Card\n"
                    "def bad(view):\n    return [c for c in view.position.rules.deck if c not in view.legal][:1]\n"
                    "TACTICS = {'bad': bad}\n"),
 }
@@ -265,9 +265,9 @@ def test_plot_file_or_text_histogram(tmp_path, monkeypatch):
 def test_decision_scores_agree_with_solve(game, count):
     """Every scored card of a study (score objective) against solver.solve of the position:
     the mover's final total, the outcome rank, and which cards are optimal."""
-    from solver.analysis.tactic import study_deal
-    from solver.cards import parse_card
-    from solver.solve import new_engine, solve
+    from solver.study.tactic import study_deal
+    from solver.model.cards import parse_card
+    from solver.search.solve import new_engine, solve
     from solver.tactics.base import play_to
     engine = new_engine(16)
     tactics = builtin(game)

@@ -24,8 +24,8 @@ import reference as ref
 from cli.main import main
 from randompositions import generate_case
 from solver import solve
-from solver.analysis.suggest import aggregate, mean_interval, suggest
-from solver.deal import Deal, DealError, Pile, loads
+from solver.view.suggest import aggregate, mean_interval, suggest
+from solver.deals.deal import Deal, DealError, Pile, loads
 from solver.view import (count_layouts, every_layout, information, read_hidden, read_view,
                          sample_layouts, write_hidden)
 from solver.view.sampling import layout_key
@@ -226,7 +226,7 @@ def test_interval_covers_the_exact_value_about_95_percent():
 
 
 def _rows(info, layout):
-    from solver.analysis.suggest import score_layout
+    from solver.view.suggest import score_layout
     return score_layout(info.fill(layout).dump(), info.seat, "total", 4)
 
 
@@ -462,7 +462,7 @@ play = ["GK G10", "EU S7"]
 
 def test_player_view_of_an_open_ending_is_the_double_dummy_judgement():
     from solver.analysis.replay import replay
-    from solver.analysis.suggest import judge_play
+    from solver.view.suggest import judge_play
     deal = loads(OPEN_PLAYED, "open-played")
     steps = replay(deal, tt_megabytes=4).steps
     judged = judge_play(deal, objective="total", jobs=1, tt_megabytes=4)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..anytime import Limits
-from ..cards import Card
-from ..deal import Deal, DealError, loads
-from ..solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
+from solver.core.anytime import Limits
+from solver.model.cards import Card
+from solver.deals.deal import Deal, DealError, loads
+from solver.search.solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ The results file (JSON Lines) has one object per solved deal::
     {"id": "scharwenzel-7-0001", "file": "deals/scharwenzel-7-0001.toml" | null,
      "game": "scharwenzel", "label": "scharwenzel", "sha256": "<of the deal TOML>",
      "objective": "score", "with_moves": true, "deal": "<the deal TOML>",
-     "result": {<solver.report.solve_json: totals, outcome, line, moves, ...>}}
+     "result": {<solver.report.text.solve_json: totals, outcome, line, moves, ...>}}
 
 ``deal`` is the deal as solved (``Deal.dump()`` after any ``--rule``), ``sha256`` its hash.
 
@@ -28,7 +28,7 @@ without a kept line are solved and appended.  Rerunning the same command after a
 therefore ends with exactly one line per deal.
 
 Workers.  ``solve_item`` runs in a worker: each worker process (each thread of a Dask worker)
-keeps ONE engine (``solver.solve.new_engine``) and reuses it for every deal it solves.  Local
+keeps ONE engine (``solver.search.solve.new_engine``) and reuses it for every deal it solves.  Local
 workers are started with "spawn", so they inherit neither the results file nor its lock.
 """
 
@@ -51,9 +51,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from tabulate import tabulate
 
-from ..deal import Deal, DealError, load, loads
-from ..dealing import generate_deals, parse_label, stream_label
-from ..games import GAMES
+from solver.deals.deal import Deal, DealError, load, loads
+from solver.deals.dealing import generate_deals, parse_label, stream_label
+from solver.games import GAMES
 
 try:                                    # flock: Linux and macOS; elsewhere no lock is taken
     import fcntl
@@ -199,7 +199,7 @@ def worker_engine(tt_megabytes: int):
     """This worker's engine (one per process, or per thread of a threaded Dask worker)."""
     engine = getattr(_local, "engine", None)
     if engine is None or _local.tt_megabytes != tt_megabytes:
-        from ..solve import new_engine
+        from solver.search.solve import new_engine
         engine = new_engine(tt_megabytes)
         _local.engine, _local.tt_megabytes = engine, tt_megabytes
     return engine
@@ -249,8 +249,8 @@ def solve_item(item_id: str, text: str, objective: str, with_moves: bool,
     """Solve one deal (its TOML) with this worker's engine: (id, solve_json of the result).
     ``limits`` apply to this deal; a deal stopped by Ctrl-C is not a result (it is solved
     again on resume), so the interrupt goes on up."""
-    from ..report import solve_json
-    from ..solve import solve
+    from solver.report.text import solve_json
+    from solver.search.solve import solve
     deal = loads(text, item_id)
     result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes),
                    with_moves=with_moves, limits=limits)
@@ -517,7 +517,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, jobs: int | None = Non
               on_error: Callable[[str, str], None] | None = None, limits=None) -> BatchRun:
     """Solve every deal of ``items`` not yet in ``out`` and append one line per deal.
 
-    ``limits`` (``solver.anytime.Limits``) apply to each deal: a deal that hits them gets a
+    ``limits`` (``solver.core.anytime.Limits``) apply to each deal: a deal that hits them gets a
     line with ``"exact": false``, the bounds proven and the limits.
 
     ``jobs``: worker processes (default ``os.cpu_count()``; 1 solves in this process);

@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..anytime import Limits
-from ..cards import Card
-from ..deal import Deal, DealError
-from ..games.base import side_label
-from ..outcome import Rung
-from ..session import Session
-from ..solve import DEFAULT_TT_MEGABYTES, new_engine
+from solver.core.anytime import Limits
+from solver.model.cards import Card
+from solver.deals.deal import Deal, DealError
+from solver.games.base import side_label
+from solver.model.outcome import Rung
+from solver.search.session import Session
+from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine
 
 GOAL_WORDS = ("win", "schneider", "schwarz", "tout", "first")   # the words some game offers
 GOAL_HELP = ("tricks>=N, points>=N, honours>=N, total>=N (the side's final total), win, "

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..anytime import Limits, Stopped
-from ..cards import Card
-from ..deal import Deal
-from ..ladder import forced_rung
-from ..session import Session
-from ..solve import DEFAULT_TT_MEGABYTES, new_engine
+from solver.core.anytime import Limits, Stopped
+from solver.model.cards import Card
+from solver.deals.deal import Deal
+from solver.search.ladder import forced_rung
+from solver.search.session import Session
+from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..anytime import Limits
-from ..cards import SUITS
-from ..deal import Deal, DealError, loads
-from ..outcome import Outcome
-from ..solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+from solver.core.anytime import Limits
+from solver.model.cards import SUITS
+from solver.deals.deal import Deal, DealError, loads
+from solver.model.outcome import Outcome
+from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 # The position as the core sees it: 64-bit card masks, the trick in progress, the stock.
-# Card indices run suit by suit, each suit from its lowest card up (see solver/tables.py), so
+# Card indices run suit by suit, each suit from its lowest card up (see solver/core/tables.py), so
 # "higher in the same suit" is "a higher bit inside the suit's mask".  No game is named here.
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint16_t, int16_t, uint8_t, int8_t

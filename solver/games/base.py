@@ -2,8 +2,8 @@
 
 A ``Game`` knows its options and builds a ``RuleSet`` for one deal (trump, options, players).
 The ``RuleSet`` is everything play depends on: the pack, effective suits, trick-taking power,
-card values, the follow rule and the layout (hands, piles or a stock).  ``solver.position``
-plays by it and ``solver.tables`` compiles it into the flat arrays of the search core.
+card values, the follow rule and the layout (hands, piles or a stock).  ``solver.model.position``
+plays by it and ``solver.core.tables`` compiles it into the flat arrays of the search core.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..cards import SUITS, Card, suit_name
+from solver.model.cards import SUITS, Card, suit_name
 
 
 class OptionError(ValueError):

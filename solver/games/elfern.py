@@ -7,8 +7,8 @@ stock is empty a player must follow suit (``must_head``: and beat the card led i
 
 from __future__ import annotations
 
-from ..cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
-from ..outcome import ALWAYS, AtLeast, Outcome, Rung
+from solver.model.cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
+from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung
 from .base import FREE, SCHNEIDER, WIN, FollowRule, Game, GoalWord, Option, RuleSet, View
 from .layouts import Stock
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..cards import Card, format_cards
+from solver.model.cards import Card, format_cards
 
 HANDS, PILES, STOCK = "hands", "piles", "stock"     # the deal file's keys (and slot kinds)
 

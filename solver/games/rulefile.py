@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, NOTATIONS, QUEEN, SEVEN, SIX,
+from solver.model.cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, NOTATIONS, QUEEN, SEVEN, SIX,
                      SUITS, TEN, Card, CardError, parse_card, parse_suit, suit_name)
 from .base import (EVERY_TRICK, FREE, NAMED, NO_TRUMP, OPTIONAL, FollowRule, Game, GoalWord,
                    Option, OptionError, RuleSet, View)

@@ -7,9 +7,9 @@ Jacks, and ♣/♠ without their Queen; option ``plain_order`` = A10KQ puts the 
 
 from __future__ import annotations
 
-from ..cards import (ACE, CLUBS, DIAMONDS, EIGHT, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX,
+from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX,
                      SPADES, SUITS, TEN, Card, FRENCH, suit_name)
-from ..outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
 from .base import EVERY_TRICK, NAMED, WIN, FollowRule, Game, GoalWord, Option, RuleSet, View
 from .layouts import Hands
 

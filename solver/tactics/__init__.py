@@ -1,4 +1,4 @@
-"""Tactics: named playing advice that the study (``solver.analysis.tactic``) tests against
+"""Tactics: named playing advice that the study (``solver.study.tactic``) tests against
 perfect play.  ``get(name)`` finds a built-in tactic; ``loader.load_file`` adds a user's."""
 
 from __future__ import annotations

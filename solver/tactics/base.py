@@ -1,7 +1,7 @@
 """The tactic API: a named, documented rule that advises legal cards, and the registry.
 
 A tactic is a callable ``tactic(view) -> cards | None``.  ``view`` is a read-only ``View`` of
-the position where a decision is taken (the referee ``solver.position.Position``, the deal,
+the position where a decision is taken (the referee ``solver.model.position.Position``, the deal,
 the seat to move and its legal cards).  It returns the cards it advises (a subset of
 ``view.legal``), or None / an empty collection when it does not apply here.  What a tactic
 returns is checked: a card that is not legal raises ``TacticError`` (bad input, exit 2).
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..cards import Card
-from ..deal import Deal
-from ..position import Position
+from solver.model.cards import Card
+from solver.deals.deal import Deal
+from solver.model.position import Position
 
 
 class TacticError(ValueError):

@@ -12,7 +12,7 @@ import hashlib
 import inspect
 from pathlib import Path
 
-from ..userfile import UserFileError, load_module
+from solver.files.userfile import UserFileError, load_module
 from .base import REGISTRY, Tactic, TacticError
 
 _CACHE: dict[tuple[str, str], dict[str, Tactic]] = {}

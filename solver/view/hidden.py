@@ -21,10 +21,10 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from ..cards import CLUBS, Card, CardError, format_cards, parse_card
-from ..deal import Deal, DealError, load, loads
-from ..games import GAMES
-from ..hidden_marks import EXTRA_KEYS, HIDDEN, is_hidden_data, hidden_file_problem  # noqa: F401
+from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
+from solver.deals.deal import Deal, DealError, load, loads
+from solver.games import GAMES
+from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, is_hidden_data, hidden_file_problem  # noqa: F401
 from .infoset import InfoSet, Slot, information, start_slots
 from .sampling import count_layouts, sample_layouts
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import factorial
 
-from ..cards import Card
-from ..deal import Deal, DealError, Pile, loads
-from ..position import Position
+from solver.model.cards import Card
+from solver.deals.deal import Deal, DealError, Pile, loads
+from solver.model.position import Position
 
 Slot = tuple            # ("hands", seat, i) | ("piles", seat, j) | ("stock", k); seats 1-based
 Region = tuple          # ("hand", seat) | ("pile", seat, j) | ("stock", k); seats 1-based

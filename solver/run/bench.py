@@ -1,6 +1,6 @@
 """Fixed, seeded deal sets and the measurements of ``stich bench`` and ``benchmarks/``.
 
-A deal set is a game, its options and a list of seeds: ``solver.dealing.random_deal`` turns
+A deal set is a game, its options and a list of seeds: ``solver.deals.dealing.random_deal`` turns
 each seed into the same deal on every machine.  Each deal is measured from a clean engine
 state (``Engine.clear()`` and a table cleared by ``setup``), so the node count of a deal does
 not depend on what was solved before it: the same code on the same machine with the same
@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ._search import Engine
-from .deal import Deal
-from .dealing import random_deal
-from .session import Session
-from .solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+from solver.core._search import Engine
+from solver.deals.deal import Deal
+from solver.deals.dealing import random_deal
+from solver.search.session import Session
+from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
 SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon", "etc", "part")
 MODES = ("solve", "value")

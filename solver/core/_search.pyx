@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The search core: one alpha-beta for every game, reading the flat tables of solver.tables.
+"""The search core: one alpha-beta for every game, reading the flat tables of solver.core.tables.
 
 ``Engine`` is the only Python-visible object.  It holds the game tables, the current position
 (which Python moves along with ``push``/``pop``) and a transposition table of fixed size that
@@ -8,13 +8,13 @@ objective still gains from here", counting the trick in progress.  A move is a c
 at a lead it may also say which pair it shows (``move``, ``shown_by``).
 """
 
-include "core/part_types.pxi"
-include "core/state.pxi"
-include "core/objective.pxi"
-include "core/tt.pxi"
-include "core/limits.pxi"
-include "core/part.pxi"
-include "core/search.pxi"
+include "part_types.pxi"
+include "state.pxi"
+include "objective.pxi"
+include "tt.pxi"
+include "limits.pxi"
+include "part.pxi"
+include "search.pxi"
 
 
 class SearchLimit(Exception):
@@ -75,7 +75,7 @@ cdef class Engine:
     # --- set up ---------------------------------------------------------------------------
 
     def setup(self, dict t, bint keep_tt=False):
-        """Load game tables and a position (see ``solver.tables.Tables.as_dict``).
+        """Load game tables and a position (see ``solver.core.tables.Tables.as_dict``).
 
         The transposition table is cleared unless ``keep_tt``: keep it only for another
         position of the same deal under the same rules (entries assume who holds which card)."""

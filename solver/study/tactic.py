@@ -30,14 +30,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from ..anytime import Limits, Stopped
-from ..deal import Deal, loads
-from ..ladder import forced_rung
-from ..lines import optimal_line
-from ..session import Session
-from ..tactics import Tactic, TacticError, get, make_view
-from ..tactics.loader import file_digest, load_file
-from .batch import BatchItem, ResultsFile, limits_json, run_everywhere, worker_engine
+from solver.core.anytime import Limits, Stopped
+from solver.deals.deal import Deal, loads
+from solver.search.ladder import forced_rung
+from solver.search.lines import optimal_line
+from solver.search.session import Session
+from solver.tactics import Tactic, TacticError, get, make_view
+from solver.tactics.loader import file_digest, load_file
+from solver.analysis.batch import BatchItem, ResultsFile, limits_json, run_everywhere, worker_engine
 
 STUDY_VERSION = 1
 
@@ -208,8 +208,8 @@ def study_item(item_id: str, text: str, settings: StudySettings) -> tuple[str, d
 def add_player_view(deal: Deal, record: dict, settings: StudySettings) -> None:
     """Each decision of ``record`` judged again from what its mover could see there (not the
     decisions whose card values a limit left unknown: they are counted apart already)."""
-    from ..cards import parse_card
-    from ..tactics.base import play_to
+    from solver.model.cards import parse_card
+    from solver.tactics.base import play_to
     from .tactic_view import decision_seed, player_view
     line = [parse_card(t, deal.notation) for t in record["line"]]
     text = deal.dump()
@@ -323,7 +323,7 @@ def generated_study_items(game: str, seed: int, count: int, settings: StudySetti
                           players: int | None = None, accept=None,
                           rules: dict[str, str] | None = None) -> list[StudyItem]:
     """Deals 1..count of ``stich deal --game GAME --seed SEED`` (with its ``--where``)."""
-    from ..dealing import generate_deals, stream_label
+    from solver.deals.dealing import generate_deals, stream_label
     key = settings.fingerprint()
     items = []
     for dealt in generate_deals(game, seed, count, players=players, accept=accept, rules=rules):
@@ -426,20 +426,20 @@ def unscored(records: list[dict], name: str) -> tuple[int, int]:
 def _mean_ci(values, deals, seed) -> dict:
     """Mean with a bootstrap interval that resamples whole deals (a deal's decisions are not
     independent)."""
-    from ..stats import cluster_bootstrap_interval, group_by, mean
+    from .stats import cluster_bootstrap_interval, group_by, mean
     interval = cluster_bootstrap_interval(group_by(values, deals), seed=seed)
     return {"mean": mean(values), "interval": list(interval), "n": len(values)}
 
 
 def _share(flags) -> dict:
-    from ..stats import wilson
+    from .stats import wilson
     k, n = sum(1 for f in flags if f), len(flags)
     return {"share": k / n if n else None, "interval": list(wilson(k, n)), "k": k, "n": n}
 
 
 def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: str) -> dict:
     """The statistics of one tactic over the records (in deal order)."""
-    from ..stats import mean, paired
+    from .stats import mean, paired
     scored = scored_decisions(records, tactic.name)
     mine = [r for r in records if tactic.game in (None, r["game"])]
     applied = {s.deal_id for s in scored}
@@ -484,7 +484,7 @@ def summarise_tactic(records: list[dict], tactic: Tactic, seed: int, objective: 
 def summarise(records: list[dict], tactics: list[Tactic], seed: int, objective: str) -> dict:
     """Every tactic's statistics, with Holm-adjusted sign-test p-values (advice against the
     opposite advice) across the tactics of the study."""
-    from ..stats import holm
+    from .stats import holm
     rows = [summarise_tactic(records, t, seed, objective) for t in tactics]
     adjusted = holm([row["vs_opposite"]["p_sign"] for row in rows])
     for row, p in zip(rows, adjusted):
@@ -505,7 +505,7 @@ def headline_width(row: dict) -> float:
 def counterexamples(records: list[dict], tactic: Tactic, count: int = 10) -> list[tuple[str, str]]:
     """(file name, deal file text) of the worst decisions of a tactic: the deal with ``play``
     stopping at the decision, the advice, the best cards and the regret in comments."""
-    from ..tactics.base import play_to
+    from solver.tactics.base import play_to
     by_id = {r["id"]: r for r in records}
     scored = [s for s in scored_decisions(records, tactic.name) if s.regret > 0 or not s.optimal]
     order = {r["id"]: k for k, r in enumerate(records)}
@@ -515,7 +515,7 @@ def counterexamples(records: list[dict], tactic: Tactic, count: int = 10) -> lis
         record = by_id[s.deal_id]
         deal = loads(record["deal"], s.deal_id)
         decision = next(d for d in record["result"]["decisions"] if d["ply"] == s.ply)
-        from ..cards import parse_card
+        from solver.model.cards import parse_card
         line = [parse_card(t, deal.notation) for t in record["result"]["line"][:s.ply]]
         here = deal.with_play(play_to(deal, line))
         cards = decision["cards"]

@@ -71,12 +71,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN, Card,
+from solver.model.cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN, Card,
                      CardError, parse_card)
-from ..deal import Deal
-from ..dealing import holding
-from ..games import GAMES
-from ..userfile import UserFileError, load_module
+from .deal import Deal
+from .dealing import holding
+from solver.games import GAMES
+from solver.files.userfile import UserFileError, load_module
 
 Predicate = Callable[[Deal], bool]
 
@@ -647,15 +647,15 @@ def all_of(predicates) -> Predicate | None:
 def load_predicate(path: str | Path) -> Predicate:
     """Load ``accept(deal) -> bool`` from a Python file.
 
-    The deal is a ``solver.deal.Deal`` (a whole deal as dealt, equal to the one written):
+    The deal is a ``solver.deals.deal.Deal`` (a whole deal as dealt, equal to the one written):
     ``deal.game``, ``deal.players``, ``deal.notation``; ``deal.hands`` {seat: (Card, ...)}
     (Scharwenzel, Elfern); ``deal.piles`` {seat: (Pile(up, down), ...)} (Schafkopf2);
     ``deal.stock`` (Elfern, top card first); ``deal.trump_suit`` (0 clubs .. 3 diamonds, or
     None); ``deal.rule_set`` with ``effective_suit[card]``, ``is_trump(card)``,
     ``power[card]`` (higher beats lower within an effective suit; trumps above 100),
     ``trumps`` (high to low), ``values[card]`` (card points / honours) and ``deck``.  A
-    ``Card`` is ``(suit, rank)`` with the constants of ``solver.cards`` (CLUBS .. DIAMONDS,
-    SEVEN .. ACE) and ``solver.cards.parse_card("♣Q")``.  ``solver.dealing.holding(deal,
+    ``Card`` is ``(suit, rank)`` with the constants of ``solver.model.cards`` (CLUBS .. DIAMONDS,
+    SEVEN .. ACE) and ``solver.model.cards.parse_card("♣Q")``.  ``solver.deals.dealing.holding(deal,
     seat, part=None)`` gives every card a seat holds (piles: up and down, or one layer).
     """
     path = Path(path)

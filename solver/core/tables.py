@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card
-from .games.base import NEXT_HIGHER, FollowRule, RuleSet
-from .position import Position
+from solver.model.cards import Card
+from solver.games.base import NEXT_HIGHER, FollowRule, RuleSet
+from solver.model.position import Position
 
 MAX_CARDS = 64
 

@@ -8,7 +8,7 @@ EXTRA_KEYS = ("unknown", "seat")
 
 
 def hidden_file_problem(data: dict) -> tuple[str, str] | None:
-    """(key, message) when a plain reader meets a hidden deal file (hook in ``solver.deal``)."""
+    """(key, message) when a plain reader meets a hidden deal file (hook in ``solver.deals.deal``)."""
     if not is_hidden_data(data):
         return None
     key = next((k for k in EXTRA_KEYS if k in data), "hands" if "hands" in data else

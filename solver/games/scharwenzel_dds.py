@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card
-from .deal import Deal, loads
-from .games import GAMES
+from solver.model.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card
+from solver.deals.deal import Deal, loads
+from . import GAMES
 
 __all__ = ["BRIDGE_RANKS", "BRIDGE_SEATS", "BRIDGE_SUITS", "BridgeDeal", "MappingError", "card_map",
            "from_bridge", "from_bridge_card", "to_bridge", "to_bridge_card", "to_endplay",

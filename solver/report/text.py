@@ -10,17 +10,17 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from .cards import Card, suit_name
-from .deal import Deal, show_text
-from .games.base import RuleSet, side_label
-from .position import Position
-from .solve import Result
+from solver.model.cards import Card, suit_name
+from solver.deals.deal import Deal, show_text
+from solver.games.base import RuleSet, side_label
+from solver.model.position import Position
+from solver.search.solve import Result
 
 if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
-    from .analysis.analyze import Analysis
-    from .analysis.puzzle import PuzzleResult
-    from .analysis.replay import Replay
-    from .analysis.table import Table
+    from solver.analysis.analyze import Analysis
+    from solver.analysis.puzzle import PuzzleResult
+    from solver.analysis.replay import Replay
+    from solver.analysis.table import Table
 
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 

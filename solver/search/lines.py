@@ -1,4 +1,4 @@
-"""Lines: one optimal continuation to the end (playing a line out is ``solver.playout``)."""
+"""Lines: one optimal continuation to the end (playing a line out is ``solver.search.playout``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .ladder import keeps_rung
 from .objectives import SolverError
-from .outcome import AtLeast
+from solver.model.outcome import AtLeast
 
 if TYPE_CHECKING:
     from .session import Session

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card
-from .deal import Deal
-from .outcome import Outcome
+from solver.model.cards import Card
+from solver.deals.deal import Deal
+from solver.model.outcome import Outcome
 
 __all__ = ["MoveValue", "Result"]
 

@@ -17,7 +17,7 @@ Per decision and tactic (mirroring the double-dummy definitions of ``tactic``):
 
 The **double-dummy bias** of a tactic is the double-dummy verdict minus the player's-view
 verdict on the same decisions: regret (dd − pv) and share optimal (dd − pv), with 95%
-intervals from a bootstrap over whole deals (``solver.stats.paired``).  Where the mover sees
+intervals from a bootstrap over whole deals (``solver.study.stats.paired``).  Where the mover sees
 every card both verdicts coincide and the bias is exactly 0.
 """
 
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 
-from ..deal import Deal
-from ..view import count_layouts, every_layout, information, sample_layouts
-from .suggest import aggregate, layout_set, score_layout
+from solver.deals.deal import Deal
+from solver.view import count_layouts, every_layout, information, sample_layouts
+from solver.view.suggest import aggregate, layout_set, score_layout
 
 TOLERANCE = 1e-9
 
@@ -76,7 +76,7 @@ def verdicts(decision: dict, advised: list[int]) -> tuple[float, bool]:
 def summarise_view(scored, records: list[dict], seed: str) -> dict | None:
     """The player's-view verdicts of one tactic beside its double-dummy ones, and the bias
     (None when the records hold no player's view)."""
-    from ..stats import cluster_bootstrap_interval, group_by, mean, paired, wilson
+    from .stats import cluster_bootstrap_interval, group_by, mean, paired, wilson
     decisions = {(r["id"], d["ply"]): d for r in records for d in r["result"]["decisions"]}
     rows = []
     for s in scored:

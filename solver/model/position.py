@@ -4,7 +4,7 @@ This is the readable statement of the rules: which cards a seat may play and why
 illegal, what happens after a trick (piles turn up, the stock is drawn winner first) and who
 has won what, and the pairs a leader may show (Mariage's marriages) and the run bonus (the
 Wäsche).  It is used to replay a deal file's ``play``, to follow a solver line and to
-report; the search core plays by the same rule set compiled to bitmasks (``solver.tables``),
+report; the search core plays by the same rule set compiled to bitmasks (``solver.core.tables``),
 and the history it needs comes from ``Position.history_tag``.
 Seats are 0-based here; the side of a seat is ``seat % 2``.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .cards import Card, suit_name, suit_symbol
-from .games.base import RuleSet
+from solver.games.base import RuleSet
 
 
 class IllegalMove(ValueError):

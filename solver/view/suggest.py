@@ -21,9 +21,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
-from ..deal import Deal, loads
-from ..view import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
-from .batch import run_everywhere, worker_engine
+from solver.deals.deal import Deal, loads
+from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
+from solver.analysis.batch import run_everywhere, worker_engine
 
 Z95 = 1.959963984540054
 
@@ -44,7 +44,7 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     ``share`` names the information set the layout belongs to (``layout_set``): when this
     worker's engine last solved a layout of the same set, the table entries valid for every
     layout are kept (``Engine.next_layout``), else the table starts empty."""
-    from ..solve import solve
+    from solver.search.solve import solve
     deal = loads(text, "<layout>")
     engine = worker_engine(tt_megabytes)
     if share is not None:

@@ -20,9 +20,9 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
-from .cards import Card
+from solver.model.cards import Card
 from .deal import Deal, loads
-from .games import GAMES
+from solver.games import GAMES
 
 DEFAULT_MAX_TRIES = 100_000
 

@@ -1,13 +1,13 @@
 """Playing a line of cards out with the referee (``Position``), to read its tricks and totals.
 
-Apart from the line search (``solver.lines``) because the search session needs it too, and
+Apart from the line search (``solver.search.lines``) because the search session needs it too, and
 the session is what the line search is built on.
 """
 
 from __future__ import annotations
 
 from .objectives import SolverError
-from .position import Move, Position
+from solver.model.position import Move, Position
 
 
 def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:

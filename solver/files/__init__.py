@@ -1,0 +1,1 @@
+"""Reading the user's files (deal, rule, tactic and predicate files) with limits."""

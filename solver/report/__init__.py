@@ -1,0 +1,1 @@
+"""Presentation: every text report, JSON object and plot stich prints."""

@@ -1,0 +1,1 @@
+"""The tactics study: advice judged against perfect play, with its statistics."""
