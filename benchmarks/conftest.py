@@ -20,7 +20,9 @@ for path in (HERE.parent, HERE):          # the repository (solver) and this fol
         sys.path.insert(0, str(path))
 
 from benchdata import DDS_SET, RECORDS, SETS, WARMUP_SEED, Record  # noqa: E402
+
 from solver.search.solve import new_engine  # noqa: E402
+
 
 class _Once:
     """Stands in for pytest-benchmark's fixture when the plugin is missing or disabled
@@ -56,8 +58,8 @@ def record():
 def engine():
     """One engine for the session, warmed up (its table's memory touched) on an unmeasured
     deal; ``solver.run.bench`` clears it before every measured deal."""
-    from solver.run.bench import measure_solve
     from solver.deals.dealing import random_deal
+    from solver.run.bench import measure_solve
 
     e = new_engine()
     measure_solve(random_deal("scharwenzel", WARMUP_SEED), e)

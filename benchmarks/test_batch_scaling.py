@@ -10,6 +10,7 @@ import time
 import pytest
 
 from solver.analysis.batch import generated_items, run_batch
+from solver.report.solve import solve_json
 
 DEALS = "schafkopf2:200:11"
 TIMES: dict[int, float] = {}
@@ -22,7 +23,7 @@ def test_batch_throughput(bench, tmp_path, jobs):
 
     def go():
         started = time.perf_counter()
-        run = run_batch(items, tmp_path / f"jobs{jobs}.jsonl", jobs=jobs)
+        run = run_batch(items, tmp_path / f"jobs{jobs}.jsonl", encode=solve_json, jobs=jobs)
         TIMES[jobs] = time.perf_counter() - started
         assert run.solved == len(items)
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from benchdata import DDS_SET, WARMUP_SEED, finish
-from solver.run.bench import measure_solve, measure_value
+
 from solver.deals.dealing import random_deal
 from solver.games.scharwenzel_dds import from_bridge_card, to_bridge, to_endplay, tricks_to_totals
+from solver.run.bench import measure_solve, measure_value
 
 SKIP = "endplay (DDS) is not installed: pip install -e '.[bench]' (or pip install endplay)"
 

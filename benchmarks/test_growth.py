@@ -4,8 +4,8 @@ with 8, 10, 12, 14 and 16 tricks left in the two point games (README: growth cur
 from __future__ import annotations
 
 import pytest
-
 from benchdata import GROWTH_GAMES, GROWTH_SEEDS, GROWTH_TRICKS, finish, growth_deal
+
 from solver.run.bench import measure_solve, measure_value
 
 

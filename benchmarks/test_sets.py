@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from benchdata import SETS, TABLE_SET, finish
+
 from solver.analysis.table import dd_table
 from solver.run.bench import measure_solve, measure_value
 

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from solver.view.suggest import suggest
 from solver.view import read_view
+from solver.view.suggest import suggest
 
 K = int(os.environ.get("STICH_SUGGEST_K", "100"))
 DECISIONS = {"schafkopf2": ("examples/schafkopf2-deal.toml", 1),
@@ -62,11 +62,11 @@ def test_suggest_table_sharing_nodes(bench, game):
     between layouts (``Engine.next_layout``) or cleared for each, at decisions along the
     optimal line (plies 0, 8-10, 16-24).  Deterministic, unlike the times: the measure of what
     sharing saves."""
-    from solver.view.suggest import layout_set
     from solver.deals.deal import loads
     from solver.search.solve import new_engine, solve
     from solver.tactics.base import play_to
     from solver.view import information, sample_layouts
+    from solver.view.suggest import layout_set
     path, plies = SHARING[game]
     deal = loads(open(path, encoding="utf-8").read(), path)
     line = solve(deal, objective="score").line

@@ -11,9 +11,9 @@ import time
 import pytest
 
 from solver.deals.constraints import parse_constraint
-from solver.study.tactic import study_deal
 from solver.deals.dealing import generate_deals
 from solver.search.solve import new_engine
+from solver.study.tactic import study_deal
 from solver.tactics import builtin
 
 CASES = {"scharwenzel": (40, None), "schafkopf2": (6, "some seat holds a bare ten"), "elfern": (3, None)}

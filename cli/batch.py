@@ -8,13 +8,25 @@ from typing import NoReturn
 
 import click
 
-from solver.analysis.batch import BatchError, collect_items, is_partial, run_batch, summary
+from solver.analysis.batch import collect_items, run_batch
 from solver.deals.deal import DealError
 from solver.deals.dealing import NoDealFound
 from solver.games import OptionError
+from solver.report.batch import summary
+from solver.report.solve import solve_json
+from solver.run import RunError
+from solver.run.results import is_partial
 
-from .common import (EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OTHER, RateBar, objective_option,
-                     parse_rule_overrides, rule_option, tt_option)
+from .common import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OTHER,
+    RateBar,
+    objective_option,
+    parse_rule_overrides,
+    rule_option,
+    tt_option,
+)
 from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 
@@ -89,7 +101,7 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
         items = collect_items(paths, generate, overrides)
     except click.ClickException as exc:
         fail(exc.message)
-    except (BatchError, DealError, NoDealFound) as exc:
+    except (RunError, DealError, NoDealFound) as exc:
         fail(str(exc))
     except OptionError as exc:
         fail(f"--rule: {exc}")
@@ -104,11 +116,11 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
             click.echo(f"stich: {item_id}: not solved: {message}", err=True)
 
     try:
-        run = run_batch(items, out, jobs=jobs or os.cpu_count() or 1, objective=objective,
+        run = run_batch(items, out, encode=solve_json, jobs=jobs or os.cpu_count() or 1, objective=objective,
                         with_moves=not no_moves, tt_megabytes=tt_mb, dask_address=dask_address,
                         fsync=fsync, progress=bar, on_error=on_error,
                         limits=limits_of(node_limit, time_limit))
-    except BatchError as exc:
+    except RunError as exc:
         bar.close()
         fail(str(exc))
     except KeyboardInterrupt:

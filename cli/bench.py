@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.run.bench import MODES, SWITCHES, builtin_sets, parse_off, report, run
+from solver.report.bench import bench_report
+from solver.run.bench import MODES, SWITCHES, builtin_sets, parse_off, run
 
 from .common import emit_json, json_option, objective_option, progress_bar, tt_option
 
@@ -50,5 +51,5 @@ def bench_command(quick: bool, mode: str, objective: str, off: dict, tt_mb: int,
     if as_json:
         emit_json(data)
     else:
-        click.echo(report(data))
+        click.echo(bench_report(data))
 

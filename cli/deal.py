@@ -9,10 +9,10 @@ from typing import NoReturn
 import click
 
 from solver.deals.constraints import ConstraintError, all_of, load_predicate, parse_constraint
-from solver.model.cards import NOTATIONS, CardError, parse_suit
 from solver.deals.deal import DealError
 from solver.deals.dealing import DEFAULT_MAX_TRIES, NoDealFound, generate_deals
 from solver.games import GAMES, OptionError, find_game
+from solver.model.cards import NOTATIONS, CardError, parse_suit
 
 from .common import EXIT_INPUT, EXIT_INTERRUPTED, emit_json, parse_rule_overrides, progress_bar, rule_option
 

@@ -16,7 +16,7 @@ from typing import Callable
 import click
 
 from solver.core.anytime import Limits
-from solver.report.text import bounds_text
+from solver.report.common import bounds_text
 
 EXIT_PARTIAL = 5
 

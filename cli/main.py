@@ -6,10 +6,10 @@ import click
 
 import solver
 
-from .common import StichGroup
 from .analyze import analyze_command
 from .batch import batch_command
 from .bench import bench_command
+from .common import StichGroup
 from .deal import deal_command
 from .puzzle import puzzle_command
 from .replay import replay_command

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from solver.analysis.puzzle import GOAL_HELP, solve_puzzle
-from solver.report.text import puzzle_json, puzzle_report
+from solver.report.puzzle import puzzle_json, puzzle_report
 
 from .common import deal_argument, emit_json, json_option, read_deal, rule_option, tt_option
 from .limits import exit_if_partial, limit_options, limits_of

@@ -5,9 +5,18 @@ from __future__ import annotations
 import click
 
 from solver.analysis.replay import replay
-from solver.report.text import replay_json, replay_report
+from solver.report.replay import replay_json, replay_report
 
-from .common import InputError, deal_argument, emit_json, json_option, progress_bar, read_deal, rule_option, tt_option
+from .common import (
+    InputError,
+    deal_argument,
+    emit_json,
+    json_option,
+    progress_bar,
+    read_deal,
+    rule_option,
+    tt_option,
+)
 from .limits import exit_if_partial, limit_options, limits_of
 
 
@@ -66,13 +75,13 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     if as_json:
         obj = replay_json(result)
         if judgements is not None:
-            from solver.view.suggest import judgement_json
+            from solver.report.suggest import judgement_json
             obj["player_view"] = judgement_json(judgements)
         emit_json(obj)
     else:
         click.echo(replay_report(result))
         if judgements is not None:
-            from solver.view.suggest import judgement_report
+            from solver.report.suggest import judgement_report
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
     over = judgements is not None and any(j.left_out for j in judgements)

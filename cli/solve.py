@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from solver import solve as solve_deal
-from solver.report.text import solve_json, solve_report
+from solver.report.solve import solve_json, solve_report
 
-from .common import (deal_argument, emit_json, json_option, objective_option, read_deal, rule_option,
-                     tt_option)
+from .common import deal_argument, emit_json, json_option, objective_option, read_deal, rule_option, tt_option
 from .limits import EXIT_PARTIAL, end_progress, limit_options, limits_of, search_progress
 
 

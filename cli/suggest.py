@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import click
 
-from solver.view.suggest import NoExactLayout, suggest, suggest_json, suggest_report
+from solver.report.suggest import suggest_json, suggest_report
 from solver.view import EXACT_LIMIT, read_view
+from solver.view.suggest import NoExactLayout, suggest
 
-from .common import (InputError, deal_argument, emit_json, json_option, objective_option,
-                     parse_rule_overrides, progress_bar, rule_option, tt_option)
+from .common import (
+    InputError,
+    deal_argument,
+    emit_json,
+    json_option,
+    objective_option,
+    parse_rule_overrides,
+    progress_bar,
+    rule_option,
+    tt_option,
+)
 from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 

@@ -5,9 +5,18 @@ from __future__ import annotations
 import click
 
 from solver.analysis.table import dd_table
-from solver.report.text import table_json, table_report
+from solver.report.table import table_json, table_report
 
-from .common import deal_argument, emit_json, json_option, objective_option, progress_bar, read_deal, rule_option, tt_option
+from .common import (
+    deal_argument,
+    emit_json,
+    json_option,
+    objective_option,
+    progress_bar,
+    read_deal,
+    rule_option,
+    tt_option,
+)
 from .limits import exit_if_partial, limit_options, limits_of
 
 

@@ -7,14 +7,15 @@
 """
 
 try:
-    from solver.model.cards import Card, parse_card, parse_cards
+    from solver.core.anytime import Limits
     from solver.deals.deal import Deal, DealError, Pile, load, loads
-    from .games import GAMES
+    from solver.model.cards import Card, parse_card, parse_cards
+    from solver.model.outcome import Outcome
     from solver.model.position import IllegalMove, Position
     from solver.search.objectives import SolverError
-    from solver.model.outcome import Outcome
-    from solver.core.anytime import Limits
     from solver.search.solve import MoveValue, Result, solve
+
+    from .games import GAMES
 except ModuleNotFoundError as _exc:
     if _exc.name != f"{__name__}.core._search":
         raise

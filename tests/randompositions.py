@@ -15,10 +15,28 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from solver.model.cards import Card
+from reference import (
+    R6,
+    R7,
+    R8,
+    R9,
+    R10,
+    SUITS,
+    A,
+    C,
+    D,
+    H,
+    J,
+    K,
+    Q,
+    S,
+    legal_moves,
+    make_rules,
+    play,
+    start_state,
+)
 
-from reference import (A, C, D, H, J, K, Q, R6, R7, R8, R9, R10, S, SUITS, legal_moves, make_rules,
-                       play, start_state)
+from solver.model.cards import Card
 
 # mode -> game, fixed settings and the size ranges: "small" for the brute-force cross-check,
 # "large" for the slow cross-check and the property tests
@@ -501,7 +519,7 @@ def mariage_case(seed: int, scoring: str, size: str = "small") -> Case:
 def _mariage_play(case: Case, won, announced, rng: random.Random) -> dict:
     """Random legal cards from the start (the reference's own rules), announcing now and
     then; returns {(trick, card): suit} of the announcements."""
-    from reference import MState, Mariage, schafkopf2_rules
+    from reference import Mariage, MState, schafkopf2_rules
     rules = schafkopf2_rules("card17", case.trump, bool(case.options.get("must_beat", False)))
     game = Mariage(rules, case.trump, case.options["mariage_score"])
     piles = {seat: list(ps) for seat, ps in case.piles.items()}

@@ -18,8 +18,8 @@ from solver.analysis.analyze import analyze, analyze_all_seats, as_leader
 from solver.analysis.puzzle import solve_puzzle
 from solver.analysis.replay import replay
 from solver.analysis.table import dd_table, variant
-from solver.model.cards import parse_card, parse_cards
 from solver.deals.dealing import random_deal
+from solver.model.cards import parse_card, parse_cards
 
 # Scharwenzel, hearts trump (♣Q ♥7 ♠Q ♣J ♠J ♥J ♦J ♥A ♥K ♥Q ♥10 ♥9 ♥8), seat 3 leads, taken 3-2.
 # Seats 1+3 can take all three tricks only by leading ♦A:

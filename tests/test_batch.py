@@ -25,7 +25,7 @@ from cli.deal import deal_command
 from solver.analysis.batch import collect_items, run_batch
 from solver.deals.deal import loads
 from solver.deals.dealing import generate_deals
-from solver.report.text import solve_json
+from solver.report.solve import solve_json
 from solver.search.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,7 +127,7 @@ def test_a_deal_that_fails_is_reported_not_written_and_retried(tmp_path, monkeyp
 def test_resume_keeps_valid_lines_and_drops_everything_else(tmp_path):
     out = tmp_path / "r.jsonl"
     items = collect_items([], ["scharwenzel:8:2"])
-    run_batch(items[:5], out, jobs=1)
+    run_batch(items[:5], out, encode=solve_json, jobs=1)
     good = out.read_bytes().splitlines(keepends=True)
     assert len(good) == 5
     foreign = json.loads(good[0])
@@ -137,7 +137,7 @@ def test_resume_keeps_valid_lines_and_drops_everything_else(tmp_path):
     text = (good[0] + good[2] + b"{\"id\": \"broken\n" + json.dumps(foreign).encode() + b"\n" + good[2]
             + json.dumps(changed).encode() + b"\n" + good[3] + good[4][:40])   # torn last line
     out.write_bytes(text)
-    run_ = run_batch(items, out, jobs=1)
+    run_ = run_batch(items, out, encode=solve_json, jobs=1)
     assert run_.resumed == 3 and run_.solved == 5          # lines 0, 2 and 3 kept
     assert run_.recovery.torn == 40 and run_.recovery.invalid == 1
     assert run_.recovery.stale == 2 and run_.recovery.duplicate == 1
@@ -156,11 +156,11 @@ def test_resume_keeps_valid_lines_and_drops_everything_else(tmp_path):
 def test_torn_last_line_alone_is_cut_in_place(tmp_path):
     out = tmp_path / "r.jsonl"
     items = collect_items([], ["scharwenzel:3:1"])
-    run_batch(items[:2], out, jobs=1)
+    run_batch(items[:2], out, encode=solve_json, jobs=1)
     data = out.read_bytes()
     out.write_bytes(data[:-25])
     inode = out.stat().st_ino
-    run_ = run_batch(items, out, jobs=1)
+    run_ = run_batch(items, out, encode=solve_json, jobs=1)
     assert run_.resumed == 1 and run_.solved == 2
     assert out.stat().st_ino == inode                         # truncated, not replaced
     assert_exactly(lines_of(out), [i.id for i in items])

@@ -8,8 +8,16 @@ import pytest
 from click.testing import CliRunner
 
 from cli.bench import bench_command
-from solver.run.bench import (SWITCHES, DealSet, builtin_sets, measure_solve, measure_value, parse_off,
-                          percentile, run)
+from solver.run.bench import (
+    SWITCHES,
+    DealSet,
+    builtin_sets,
+    measure_solve,
+    measure_value,
+    parse_off,
+    percentile,
+    run,
+)
 from solver.search.solve import new_engine, solve
 
 SMALL = [DealSet("scharwenzel-4", "scharwenzel", (1, 2, 3)),

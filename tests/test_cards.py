@@ -11,9 +11,30 @@ from __future__ import annotations
 
 import pytest
 
-from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, FRENCH, GERMAN, HEARTS, JACK, KING, NINE,
-                          QUEEN, SEVEN, SIX, SPADES, SUITS, TEN, Card, CardError, format_cards,
-                          parse_card, parse_cards, parse_suit)
+from solver.model.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    FRENCH,
+    GERMAN,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    SPADES,
+    SUITS,
+    TEN,
+    Card,
+    CardError,
+    format_cards,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
 
 ALL_RANKS = (ACE, KING, QUEEN, JACK, TEN, NINE, EIGHT, SEVEN, SIX)
 ALL_CARDS = [Card(s, r) for s in SUITS for r in ALL_RANKS]       # 36: the six-player pack

@@ -17,10 +17,10 @@ Default run: ``pytest -q tests/test_crosscheck.py``; more and larger positions:
 from __future__ import annotations
 
 import pytest
-
-import solver
 import reference
 from randompositions import MODES, Case, generate_case
+
+import solver
 
 # positions per mode in the default run (the 4-card Scharwenzel endings cost the reference
 # the most, about 30 ms each)
@@ -196,8 +196,9 @@ def test_every_pair_two_players(game, trump_mode, trump):
     """Two-player games: for every ordered pair of cards, the one-trick ending where seat 1
     leads the first and seat 2 holds only the second: the solver's trick winner and totals
     against the reference's."""
-    from randompositions import PACK32, card_text
     import random
+
+    from randompositions import PACK32, card_text
     rng = random.Random(0)
     for x in PACK32:
         for y in PACK32:
@@ -228,8 +229,9 @@ def test_every_pair_scharwenzel(players, trump, plain_order):
     """Scharwenzel: for every ordered pair of cards of the pack, a one-card ending where seat 1
     leads the first, seat 2 holds the second and the other seats random other cards: the
     solver's trick winner and totals against the reference's."""
-    from randompositions import PACK32, PACK36, cards_text
     import random
+
+    from randompositions import PACK32, PACK36, cards_text
     rng = random.Random(f"{players}/{trump}/{plain_order}")
     pack = PACK36 if players == 6 else PACK32
     for x in pack:

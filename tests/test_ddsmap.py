@@ -8,12 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from solver.model.cards import CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, SUITS, Card
-from solver.games.scharwenzel_dds import (BRIDGE_RANKS, MappingError, card_map, from_bridge, from_bridge_card,
-                           to_bridge, to_bridge_card, tricks_to_totals)
+import solver
 from solver.deals.deal import load, loads
 from solver.deals.dealing import random_deal
 from solver.games import GAMES
+from solver.games.scharwenzel_dds import (
+    BRIDGE_RANKS,
+    MappingError,
+    card_map,
+    from_bridge,
+    from_bridge_card,
+    to_bridge,
+    to_bridge_card,
+    tricks_to_totals,
+)
+from solver.model.cards import CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, SUITS, Card
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -103,7 +112,7 @@ def test_round_trip(trump, leader):
     assert bridge.leader == "NESW"[leader - 1]
     assert bridge.pbn.startswith("N:") and len(bridge.pbn.split()) == 4
     assert bridge.tricks == 8
-    back = from_bridge(bridge.pbn, bridge.trump, bridge.leader)
+    back = solver.loads(from_bridge(bridge.pbn, bridge.trump, bridge.leader))
     assert back.trump == trump and back.leader == leader and back.players == 4
     assert {s: set(h) for s, h in back.hands.items()} == {s: set(h) for s, h in deal.hands.items()}
     assert to_bridge(back) == bridge
@@ -113,7 +122,7 @@ def test_ending_round_trip_keeps_taken():
     deal = load(EXAMPLES / "scharwenzel-ending.toml")
     bridge = to_bridge(deal)
     assert bridge.tricks == 3 and bridge.taken == (3, 2) and bridge.leader == "S" and bridge.trump == "H"
-    back = from_bridge(bridge.pbn, bridge.trump, bridge.leader, taken=bridge.taken)
+    back = solver.loads(from_bridge(bridge.pbn, bridge.trump, bridge.leader, taken=bridge.taken))
     assert back.taken == (3, 2)
     assert {s: set(h) for s, h in back.hands.items()} == {s: set(h) for s, h in deal.hands.items()}
     # leader South is seat 3, seat 1's side: DDS's tricks count for it
@@ -126,7 +135,7 @@ def test_pbn_with_another_first_seat():
     bridge = to_bridge(deal)
     hands = bridge.pbn[2:].split()
     rotated = "E:" + " ".join(hands[1:] + hands[:1])
-    back = from_bridge(rotated, "S", "N")
+    back = solver.loads(from_bridge(rotated, "S", "N"))
     assert {s: set(h) for s, h in back.hands.items()} == {s: set(h) for s, h in deal.hands.items()}
 
 

@@ -14,9 +14,25 @@ import pytest
 
 import solver
 from solver import DealError, load, loads
-from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, FRENCH, GERMAN, HEARTS, JACK, KING, NINE,
-                          QUEEN, SEVEN, SIX, SPADES, TEN, Card)
 from solver.deals.deal import Pile
+from solver.model.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    FRENCH,
+    GERMAN,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    SPADES,
+    TEN,
+    Card,
+)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -19,10 +19,22 @@ from click.testing import CliRunner
 
 from cli.deal import deal_command
 from solver.deals.constraints import ConstraintError, parse_constraint
-from solver.model.cards import (ACE, CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, SEVEN, SPADES, TEN, Card,
-                          parse_card)
 from solver.deals.deal import load, loads
 from solver.deals.dealing import candidate_seed, generate_deals, random_deal
+from solver.model.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JACK,
+    KING,
+    QUEEN,
+    SEVEN,
+    SPADES,
+    TEN,
+    Card,
+    parse_card,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

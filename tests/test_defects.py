@@ -7,9 +7,8 @@ they show; Ctrl-C exits 130 in every command.
 
 from __future__ import annotations
 
-import re
-
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -270,7 +269,7 @@ def test_table_header_names_the_sides_and_fits_100_columns(example, sides):
 
 
 def test_bench_does_not_list_experimental_switches():
-    from solver.run.bench import report
+    from solver.report.bench import bench_report as report
     stats = dict(name="x", deals=1, nodes=10, seconds=0.1, nodes_per_second=100, median_ms=1.0, p90_ms=1.0)
     data = dict(sets=[stats], total=stats, objective="score", mode="solve", tt_megabytes=64,
                 note="n", switches={"tt": True, "merge": False, "experiment": False})

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import tomllib
 from pathlib import Path
 
 import pytest
+import reference
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference
 import solver
 from cli.main import main
 

@@ -1,11 +1,12 @@
 """Issue 13: a game is data.  Outside ``solver/games/`` (and the per-game tactics), no code
-compares a value with a game's name or a layout's name, or imports a game module; and the
-modules of ``solver`` and ``cli`` import each other without a cycle."""
+compares a value with a game's name or a layout's name, or imports a game module."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+from architecture import imports, modules
 
 from solver.games import GAMES
 
@@ -15,36 +16,8 @@ LAYOUT_NAMES = {"hands", "piles", "stock"}
 GAME_MODULES = {f"solver.games.{name}" for name in GAME_NAMES}
 
 
-def _modules():
-    """(dotted name, path) of every module of solver/ and cli/."""
-    for package in ("solver", "cli"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            yield ".".join(parts), path
-
-
 def _generic(name: str) -> bool:
     return not (name.startswith("solver.games") or name.startswith("solver.tactics"))
-
-
-def _imports(name: str, path: Path, tree: ast.AST) -> list[tuple[str, int]]:
-    """Every module ``name`` imports (absolute dotted names), with the line."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(alias.name, node.lineno) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = package
-            for _ in range(node.level - 1):
-                base = base.rpartition(".")[0]
-            module = node.module or ""
-            target = (f"{base}.{module}" if module else base) if node.level else module
-            found.append((target, node.lineno))
-            found += [(f"{target}.{alias.name}", node.lineno) for alias in node.names]
-    return found
 
 
 def _strings(node: ast.AST) -> set[str]:
@@ -81,14 +54,14 @@ def _name_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
 
 def test_no_code_outside_the_game_definitions_asks_for_a_game_or_layout_by_name():
     offences = []
-    for name, path in _modules():
+    for name, path in modules():
         if not _generic(name):
             continue
         tree = ast.parse(path.read_text(), str(path))
         offences += [f"{path.relative_to(ROOT)}:{line}: compares with {text!r}"
                      for line, text in _name_comparisons(tree)]
         offences += [f"{path.relative_to(ROOT)}:{line}: imports {module}"
-                     for module, line in _imports(name, path, tree)
+                     for module, line in imports(name, path, tree)
                      if any(module == m or module.startswith(m + ".") for m in GAME_MODULES)]
     assert not offences, "\n".join(offences)
 
@@ -98,70 +71,9 @@ def test_the_grep_test_sees_an_offence():
     tree = ast.parse('if deal.game == "elfern" or rules.layout in ("piles",): pass\nx = GAMES["elfern"]\n'
                      'if spec.layout != "stock" or key == "stock": pass')
     assert sorted(text for _, text in _name_comparisons(tree)) == ["elfern", "elfern", "piles", "stock"]
-    imports = _imports("solver.report.text", ROOT / "solver" / "report" / "text.py",
+    found = imports("solver.report.solve", ROOT / "solver" / "report" / "solve.py",
                        ast.parse("from ..games.scharwenzel import matadors"))
-    assert ("solver.games.scharwenzel", 1) in imports
-
-
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the modules of solver/cli it imports, wherever in the file (a function's own
-    import and a type-only import tie the two modules together just the same)."""
-    modules = dict(_modules())
-    known = set(modules) | {".".join(p.relative_to(ROOT).with_suffix("").parts)
-                            for p in (ROOT / "solver").rglob("*.pyx")}     # the compiled core
-    graph: dict[str, set[str]] = {name: set() for name in known}
-    for name, path in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                found = [t for t, _ in _imports(name, path, node) if t in known]
-                # "from . import x" imports the module x; "from .x import y" the module .x
-                deepest = [t for t in found if not any(o.startswith(t + ".") for o in found)]
-                graph[name].update(t for t in deepest if t != name)
-    return graph
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
-
-
-def test_solver_and_cli_have_no_import_cycle():
-    assert cycles(import_graph()) == []
-
-
-def test_the_cycle_finder_finds_a_cycle():
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert cycles({"a": {"b"}, "b": set()}) == []
+    assert ("solver.games.scharwenzel", 1) in found
 
 
 # --- a layout's sizes are data ------------------------------------------------------------------

@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_view import small_cases
 
-from solver.view.suggest import layout_set, suggest
 from solver.deals.deal import loads
 from solver.search.solve import new_engine, solve
 from solver.tactics.base import play_to
 from solver.view import every_layout, information, sample_layouts
 from solver.view.sampling import count_layouts
-from test_view import small_cases
+from solver.view.suggest import layout_set, suggest
 
 ROOT = Path(__file__).resolve().parent.parent
 

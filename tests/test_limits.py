@@ -9,13 +9,13 @@ limit, with the same table, gives the exact value again."""
 from __future__ import annotations
 
 import pytest
+from randompositions import MODES, generate
 
 from solver import loads
 from solver.core._search import Engine, SearchLimit
 from solver.search.ladder import forced_rung
 from solver.search.session import Session
 
-from randompositions import MODES, generate
 
 def seeds_for(mode: str) -> range:
     """Enough seeds that every game gets at least 1,000 positions over its modes."""

@@ -12,17 +12,16 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from randompositions import MODES, generate
 
 from cli.main import main
 from solver import loads
-from solver.core.anytime import Limits
 from solver.analysis.analyze import analyze
 from solver.analysis.puzzle import solve_puzzle
 from solver.analysis.replay import replay
 from solver.analysis.table import dd_table
+from solver.core.anytime import Limits
 from solver.deals.deal import load
-
-from randompositions import MODES, generate
 
 BUDGETS = (1, 40, 400)
 
@@ -384,7 +383,7 @@ def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
 # --- tactic ------------------------------------------------------------------------------------
 
 def test_tactic_decisions_past_the_limit_are_counted_apart():
-    from cli.tactic import report
+    from solver.report.tactic import tactic_report as report
     args = ["tactic", "elfern.*", "--game", "elfern", "--deals", "2", "--seed", "1", "--jobs", "1",
             "--quiet", "--json"]
     exact = run(*args)
@@ -406,8 +405,8 @@ def test_tactic_decisions_past_the_limit_are_counted_apart():
 
 
 def test_study_deal_within_a_limit_keeps_exact_decisions():
-    from solver.study.tactic import study_deal
     from solver.search.solve import new_engine
+    from solver.study.tactic import study_deal
     from solver.tactics import REGISTRY
 
     engine = new_engine(16)
@@ -439,8 +438,8 @@ def test_study_deal_within_a_limit_keeps_exact_decisions():
 # --- suggest -----------------------------------------------------------------------------------
 
 def test_suggest_leaves_out_the_layouts_past_the_limit():
-    from solver.view.suggest import score_layout
     from solver.view import every_layout, read_view
+    from solver.view.suggest import score_layout
 
     info = read_view("examples/hidden/schafkopf2-hidden.toml", None, {})
     texts = [info.fill(layout).dump() for layout in every_layout(info)]
@@ -474,7 +473,8 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     """`replay --view player` applies the limits to each hidden layout: with room for none,
     no card is judged and every layout is counted as left out; with room for all, the
     judgements are those of no limit at all."""
-    from solver.view.suggest import judge_play, judgement_json
+    from solver.report.suggest import judgement_json
+    from solver.view.suggest import judge_play
     deal = load("examples/scharwenzel-played.toml")
     free = judge_play(deal, samples=3, seed=1, jobs=1)
     none = judge_play(deal, samples=3, seed=1, jobs=1, limits=Limits(nodes=1))
@@ -485,6 +485,6 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     for cut, full in zip(none, free):
         assert not cut.judged and not cut.exact and cut.left_out == full.layouts
     assert all(r["judged"] is False and r["expected"] is None for r in judgement_json(none))
-    from solver.view.suggest import judgement_report
+    from solver.report.suggest import judgement_report
     text = judgement_report(replay(deal).steps, none)
     assert text.count("not judged") == len(none) and "nan" not in text

@@ -17,7 +17,8 @@ import pytest
 import solver
 from solver.analysis.replay import replay
 from solver.model.cards import parse_card
-from solver.report.text import replay_report, solve_json, solve_report
+from solver.report.replay import replay_report
+from solver.report.solve import solve_json, solve_report
 from solver.search.solve import new_engine
 
 ENGINE = new_engine(8)

@@ -18,10 +18,10 @@ Default run: 250 positions per scoring; ``-m slow``: more and larger ones.
 from __future__ import annotations
 
 import pytest
-
-import solver
 import reference
 from randompositions import Case, mariage_case
+
+import solver
 
 DEFAULT_COUNT = 250
 SLOW_COUNT = 600

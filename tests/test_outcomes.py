@@ -30,11 +30,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from randompositions import MODES, generate_case
 
 import solver
 from solver.model.cards import Card, parse_card, parse_cards
 from solver.search.solve import new_engine
-from randompositions import MODES, generate_case
 
 # One engine with a small table for every solve here (the positions are tiny).
 ENGINE = new_engine(8)

@@ -21,10 +21,10 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+from randompositions import MODES, generate
 
 import solver
 from solver.search.solve import new_engine
-from randompositions import MODES, generate
 
 # One engine with a small transposition table for the many solves of children and of
 # positions along a line (the default 64 MB table is cleared at every solve, which costs more

@@ -97,6 +97,7 @@ def test_readme_command_runs(command, shell):
 
 def test_puzzle_help_quotes_its_goals():
     from click.testing import CliRunner
+
     from cli.main import main
     text = CliRunner().invoke(main, ["puzzle", "--help"]).output
     examples = [line.strip() for line in text.splitlines() if line.strip().startswith("stich puzzle")]

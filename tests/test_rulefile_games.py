@@ -12,15 +12,15 @@ import os
 import re
 
 import pytest
-from click.testing import CliRunner
-
 import reference
-import solver
-from solver.games import GAMES, RULES_FILES_ENV, find_game
-from solver.games.rulefile import forget
-from cli.main import main
+from click.testing import CliRunner
 from randompositions import RULE_MODES, generate_rule_case
 from test_crosscheck import check_reader, compare
+
+import solver
+from cli.main import main
+from solver.games import GAMES, RULES_FILES_ENV, find_game
+from solver.games.rulefile import forget
 
 DEFAULT_COUNT = 25
 SLOW_COUNT = 300
@@ -329,6 +329,7 @@ def test_readme_how_to_add_a_game_compiles_to_the_shipped_einwerfen():
     """The README's walk-through is a working rule file: the same rules as einwerfen.toml."""
     import tomllib
     from pathlib import Path
+
     from solver.games.rulefile import compile_game
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## How to add a game", 1)[1]

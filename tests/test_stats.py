@@ -8,8 +8,16 @@ from fractions import Fraction
 
 import pytest
 
-from solver.study.stats import (Z95, bootstrap_interval, bootstrap_means, holm, paired, percentile_interval,
-                          sign_test, wilson)
+from solver.study.stats import (
+    Z95,
+    bootstrap_interval,
+    bootstrap_means,
+    holm,
+    paired,
+    percentile_interval,
+    sign_test,
+    wilson,
+)
 
 
 def wilson_by_quadratic(k: int, n: int, z: float) -> tuple[float, float]:

@@ -8,16 +8,16 @@ import textwrap
 
 import pytest
 from click.testing import CliRunner
+from test_view import SEES_ALL, brute_force, small_cases
 
 from cli.main import main
-from solver.analysis.batch import BatchItem
+from solver.deals.deal import loads
+from solver.model.cards import parse_card
+from solver.run.results import BatchItem
 from solver.study.tactic import StudySettings, run_study, scored_decisions, study_items_of, summarise
 from solver.study.tactic_view import verdicts
-from solver.model.cards import parse_card
-from solver.deals.deal import loads
 from solver.tactics.base import play_to
 from solver.tactics.loader import load_file
-from test_view import SEES_ALL, brute_force, small_cases
 
 TACTICS = textwrap.dedent('''
     """Tactics for the tests: the first legal card, every card."""

@@ -14,9 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.study.tactic import (StudySettings, generated_study_items, run_study, scored_decisions,
-                                    summarise)
 from solver.deals.dealing import generate_deals
+from solver.study.tactic import StudySettings, generated_study_items, run_study, scored_decisions, summarise
 from solver.tactics import REGISTRY, TacticError, builtin, make_view
 from solver.tactics.loader import load_file
 
@@ -134,6 +133,7 @@ def test_bare_ten_lead_at_once_on_a_hand_made_position():
     assert REGISTRY["schafkopf2.bare_ten.first_winning_trick"](view) is None
     # seat 2 leads Rot 9 after that: seat 1's bare ten wins it, so the second reading applies
     from dataclasses import replace
+
     from solver.model.cards import Card
     second = loads(replace(deal, leader=2).dump(), "hand")
     nine, ace = Card(2, 9), Card(2, 14)
@@ -265,9 +265,9 @@ def test_plot_file_or_text_histogram(tmp_path, monkeypatch):
 def test_decision_scores_agree_with_solve(game, count):
     """Every scored card of a study (score objective) against solver.solve of the position:
     the mover's final total, the outcome rank, and which cards are optimal."""
-    from solver.study.tactic import study_deal
     from solver.model.cards import parse_card
     from solver.search.solve import new_engine, solve
+    from solver.study.tactic import study_deal
     from solver.tactics.base import play_to
     engine = new_engine(16)
     tactics = builtin(game)

@@ -14,21 +14,27 @@ import math
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
 import reference as ref
-from cli.main import main
+from click.testing import CliRunner
 from randompositions import generate_case
+
+from cli.main import main
 from solver import solve
-from solver.view.suggest import aggregate, mean_interval, suggest
 from solver.deals.deal import Deal, DealError, Pile, loads
-from solver.view import (count_layouts, every_layout, information, read_hidden, read_view,
-                         sample_layouts, write_hidden)
+from solver.view import (
+    count_layouts,
+    every_layout,
+    information,
+    read_hidden,
+    read_view,
+    sample_layouts,
+    write_hidden,
+)
 from solver.view.sampling import layout_key
+from solver.view.suggest import aggregate, mean_interval, suggest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("scharwenzel-4", "scharwenzel-4-ending", "scharwenzel-6", "schafkopf2-schellen",

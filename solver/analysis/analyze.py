@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from solver.core.anytime import Limits
-from solver.model.cards import Card
 from solver.deals.deal import Deal, DealError, loads
+from solver.model.cards import Card
 from solver.search.solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
 
 

@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass
 
 from solver.core.anytime import Limits
-from solver.model.cards import Card
 from solver.deals.deal import Deal, DealError
-from solver.games.base import side_label
+from solver.model.cards import Card
 from solver.model.outcome import Rung
+from solver.model.rules import side_label
 from solver.search.session import Session
 from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.core.anytime import Limits, Stopped
-from solver.model.cards import Card
 from solver.deals.deal import Deal
+from solver.model.cards import Card
 from solver.search.ladder import forced_rung
 from solver.search.session import Session
 from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine

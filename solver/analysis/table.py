@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from solver.core.anytime import Limits
-from solver.model.cards import SUITS
 from solver.deals.deal import Deal, DealError, loads
+from solver.model.cards import SUITS
 from solver.model.outcome import Outcome
 from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 

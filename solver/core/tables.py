@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.model.cards import Card
-from solver.games.base import NEXT_HIGHER, FollowRule, RuleSet
 from solver.model.position import Position
+from solver.model.rules import NEXT_HIGHER, FollowRule, RuleSet
 
 MAX_CARDS = 64
 

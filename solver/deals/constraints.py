@@ -71,12 +71,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from solver.model.cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN, Card,
-                     CardError, parse_card)
+from solver.files.userfile import UserFileError, load_module
+from solver.games import GAMES
+from solver.model.cards import (
+    ACE,
+    EIGHT,
+    FRENCH,
+    GERMAN,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    TEN,
+    Card,
+    CardError,
+    parse_card,
+)
+
 from .deal import Deal
 from .dealing import holding
-from solver.games import GAMES
-from solver.files.userfile import UserFileError, load_module
 
 Predicate = Callable[[Deal], bool]
 

@@ -16,13 +16,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from solver.model.cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
-from solver.games import GAMES, Game, OptionError, RuleFileError, RuleSet, find_game
-from solver.games.rulefile import RULES_DIR
+from solver.games import GAMES, Game, OptionError, RuleFileError, find_game
 from solver.games.base import NAMED
 from solver.games.layouts import HANDS, PILES, STOCK, Pile
-from .hidden_marks import hidden_file_problem     # the player's view (issue 10)
+from solver.games.rulefile import RULES_DIR
+from solver.model.cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
 from solver.model.position import IllegalMove, Position
+from solver.model.rules import RuleSet
+
+from .hidden_marks import hidden_file_problem  # the player's view (issue 10)
 
 MAX_DEAL_BYTES = 1 << 20       # a deal is a few hundred bytes; refuse to read on forever (/dev/zero)
 

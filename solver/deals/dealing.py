@@ -20,9 +20,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
-from solver.model.cards import Card
-from .deal import Deal, loads
 from solver.games import GAMES
+from solver.model.cards import Card
+
+from .deal import Deal, loads
 
 DEFAULT_MAX_TRIES = 100_000
 

@@ -3,8 +3,7 @@
 import os
 
 from . import elfern, schafkopf2, scharwenzel
-from .base import FREE, FollowRule, Game, Option, OptionError, RuleSet, View
-
+from .base import Game, Option, OptionError, View
 from .rulefile import RuleFileError, builtin_rule_files, find_game, register
 
 GAMES = {game.name: game for game in (scharwenzel.GAME, schafkopf2.GAME, elfern.GAME)}
@@ -18,4 +17,5 @@ for _path in filter(None, os.environ.get(RULES_FILES_ENV, "").split(os.pathsep))
     except RuleFileError:                   # the parent process has reported it already
         pass
 
-__all__ = ["GAMES", "RULES_FILES_ENV", "RuleFileError", "find_game", "register", "FREE", "FollowRule", "Game", "Option", "OptionError", "RuleSet", "View"]
+__all__ = ["GAMES", "RULES_FILES_ENV", "Game", "Option", "OptionError", "RuleFileError", "View", "find_game",
+           "register"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from solver.model.cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
 from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung
-from .base import FREE, SCHNEIDER, WIN, FollowRule, Game, GoalWord, Option, RuleSet, View
+from solver.model.rules import FREE, FollowRule, RuleSet
+
+from .base import SCHNEIDER, WIN, Game, GoalWord, Option, View
 from .layouts import Stock
 
 OPTIONS = (

@@ -16,10 +16,29 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from solver.model.cards import (ACE, EIGHT, FRENCH, GERMAN, JACK, KING, NINE, NOTATIONS, QUEEN, SEVEN, SIX,
-                     SUITS, TEN, Card, CardError, parse_card, parse_suit, suit_name)
-from .base import (EVERY_TRICK, FREE, NAMED, NO_TRUMP, OPTIONAL, FollowRule, Game, GoalWord,
-                   Option, OptionError, RuleSet, View)
+from solver.model.cards import (
+    ACE,
+    EIGHT,
+    FRENCH,
+    GERMAN,
+    JACK,
+    KING,
+    NINE,
+    NOTATIONS,
+    QUEEN,
+    SEVEN,
+    SIX,
+    SUITS,
+    TEN,
+    Card,
+    CardError,
+    parse_card,
+    parse_suit,
+    suit_name,
+)
+from solver.model.rules import FREE, FollowRule, RuleSet
+
+from .base import EVERY_TRICK, NAMED, NO_TRUMP, OPTIONAL, Game, GoalWord, Option, OptionError, View
 from .layouts import Hands, Piles, Stock
 from .thresholds import Level, Thresholds
 

@@ -8,10 +8,27 @@ Schellen) T9 T8; plain suits A 10 K O 9 8 7 without their trumps.
 
 from __future__ import annotations
 
-from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, GERMAN, HEARTS, JACK, KING, NINE, QUEEN,
-                     SEVEN, SPADES, SUITS, TEN, Card)
+from solver.model.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    GERMAN,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SPADES,
+    SUITS,
+    TEN,
+    Card,
+)
 from solver.model.outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
-from .base import EVERY_TRICK, OPTIONAL, SCHNEIDER, WIN, FollowRule, Game, Option, RuleSet, View
+from solver.model.rules import FollowRule, RuleSet
+
+from .base import EVERY_TRICK, OPTIONAL, SCHNEIDER, WIN, Game, Option, View
 from .layouts import Piles
 
 OPTIONS = (

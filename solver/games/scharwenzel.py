@@ -7,11 +7,35 @@ Jacks, and ♣/♠ without their Queen; option ``plain_order`` = A10KQ puts the 
 
 from __future__ import annotations
 
-from solver.model.cards import (ACE, CLUBS, DIAMONDS, EIGHT, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX,
-                     SPADES, SUITS, TEN, Card, FRENCH, suit_name)
+from typing import TYPE_CHECKING
+
+from solver.model.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    FRENCH,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    SPADES,
+    SUITS,
+    TEN,
+    Card,
+    suit_name,
+)
 from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
-from .base import EVERY_TRICK, NAMED, WIN, FollowRule, Game, GoalWord, Option, RuleSet, View
+from solver.model.rules import FollowRule, RuleSet
+
+from .base import EVERY_TRICK, NAMED, WIN, Game, GoalWord, Option, View
 from .layouts import Hands
+
+if TYPE_CHECKING:
+    from solver.model.position import Position
 
 OPTIONS = (
     Option("first_leader", "forehand",
@@ -191,7 +215,7 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
 
 def matadors_table(deal) -> str:
     """Who holds matadors under each possible trump (a property of the deal)."""
-    from tabulate import tabulate      # presentation only: the rules load without it
+    from tabulate import tabulate  # presentation only: the rules load without it
     rows = []
     for suit in SUITS:
         side, count, cards = matadors(deal.hands, suit)

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.model.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card
-from solver.deals.deal import Deal, loads
+from solver.model.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, format_cards, suit_name
+
 from . import GAMES
 
 __all__ = ["BRIDGE_RANKS", "BRIDGE_SEATS", "BRIDGE_SUITS", "BridgeDeal", "MappingError", "card_map",
@@ -111,9 +111,10 @@ def _bridge_card_key(text: str) -> str:
     return suit + rank
 
 
-def to_bridge(deal: Deal) -> BridgeDeal:
+def to_bridge(deal) -> BridgeDeal:
     """A four-player Scharwenzel deal (whole, or an ending with equal hands, no ``play``) as a
-    bridge deal: PBN string with North (seat 1) first, trump and leader letters."""
+    bridge deal: PBN string with North (seat 1) first, trump and leader letters.  ``deal`` is a
+    ``solver.Deal``, read only (the deal layer sits above the games, so it is not imported)."""
     if deal.game != GAME:
         raise MappingError(f"only Scharwenzel maps onto bridge, not {deal.game}")
     if deal.players != 4:
@@ -144,9 +145,10 @@ def to_bridge(deal: Deal) -> BridgeDeal:
 
 
 def from_bridge(pbn: str, trump: str, leader: str = "N", *, taken: tuple[int, int] = (0, 0),
-                rules: dict[str, Any] | None = None) -> Deal:
-    """The Scharwenzel deal of a bridge deal made of mapped cards.  ``pbn``: ``"N:..."`` (or
-    another first seat, or no prefix for North); ``trump`` and ``leader`` are letters."""
+                rules: dict[str, Any] | None = None) -> str:
+    """The Scharwenzel deal file (text; ``solver.loads`` reads it) of a bridge deal made of
+    mapped cards.  ``pbn``: ``"N:..."`` (or another first seat, or no prefix for North);
+    ``trump`` and ``leader`` are letters."""
     trump_letter = trump.strip().upper()[:1]
     if trump_letter not in LETTER_SUIT:
         raise MappingError(f"bridge trump must be S, H, D or C, not {trump!r}")
@@ -179,9 +181,20 @@ def from_bridge(pbn: str, trump: str, leader: str = "N", *, taken: tuple[int, in
                                        f"with {trump_letter} trump")
                 cards.append(card)
         hands[seat] = tuple(cards)
-    deal = Deal(game=GAME, notation="french", players=4, leader=BRIDGE_SEATS.index(lead_letter) + 1,
-                hands=hands, taken=tuple(taken), trump=suit, rules=dict(rules or {}))
-    return loads(deal.dump(), "<bridge deal>")
+    return deal_text(hands, suit, BRIDGE_SEATS.index(lead_letter) + 1, taken, rules or {})
+
+
+def deal_text(hands: dict[int, tuple[Card, ...]], trump: int, leader: int, taken: tuple[int, int],
+              rules: dict[str, Any]) -> str:
+    """A four-player Scharwenzel deal file in French notation."""
+    lines = [f'game = "{GAME}"', "players = 4", f'trump = "{suit_name(trump, "french")}"',
+             f"leader = {leader}", f"taken = [{taken[0]}, {taken[1]}]", "", "[hands]"]
+    lines += [f'{seat} = "{format_cards(hands[seat], "french")}"' for seat in sorted(hands)]
+    if rules:
+        lines += ["", "[rules]"]
+        lines += [f"{k} = {str(v).lower() if isinstance(v, bool) else repr(str(v)).replace(chr(39), chr(34))}"
+                  for k, v in rules.items()]
+    return "\n".join(lines) + "\n"
 
 
 def tricks_to_totals(bridge: BridgeDeal, tricks: int) -> tuple[int, int]:
@@ -197,6 +210,7 @@ def tricks_to_totals(bridge: BridgeDeal, tricks: int) -> tuple[int, int]:
 def to_endplay(bridge: BridgeDeal):
     """An ``endplay.types.Deal`` ready for ``endplay.dds.solve_board`` (needs endplay, the
     optional extra ``bench``)."""
-    from endplay.types import Deal as EndplayDeal, Denom, Player
+    from endplay.types import Deal as EndplayDeal
+    from endplay.types import Denom, Player
 
     return EndplayDeal(bridge.pbn, first=Player.find(bridge.leader), trump=Denom.find(bridge.trump))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
-from .base import side_label
+from solver.model.rules import side_label
 
 
 @dataclass(frozen=True)

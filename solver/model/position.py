@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from solver.model.rules import RuleSet
+
 from .cards import Card, suit_name, suit_symbol
-from solver.games.base import RuleSet
 
 
 class IllegalMove(ValueError):

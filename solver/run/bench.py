@@ -199,26 +199,3 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
     }
 
 
-def report(data: dict[str, Any]) -> str:
-    """The readable table of ``stich bench``."""
-    from tabulate import tabulate
-
-    rows = []
-    for s in data["sets"]:
-        rows.append([s["name"], s["deals"], f"{s['nodes']:,}", f"{s['seconds']:.3f}",
-                     f"{s['nodes_per_second']:,}" if s["nodes_per_second"] else "-",
-                     f"{s['median_ms']:.2f}", f"{s['p90_ms']:.2f}"])
-    t = data["total"]
-    rows.append(["total", t["deals"], f"{t['nodes']:,}", f"{t['seconds']:.3f}",
-                 f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-",
-                 f"{t['median_ms']:.2f}" if t["median_ms"] is not None else "-", ""])
-    table = tabulate(rows, headers=["set", "deals", "nodes", "seconds", "nodes/s", "median ms",
-                                    "p90 ms"], colalign=("left",) + ("right",) * 6,
-                     disable_numparse=True)
-    what = ("solve (value, every card, outcome, line), objective " + data["objective"]
-            if data["mode"] == "solve" else "value only (total objective)")
-    off = [name for name, on in data["switches"].items() if not on and name in SWITCHES]
-    off_text = f"techniques off: {', '.join(off) if off else 'none'}"    # of --off (not experiments)
-    lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}", "", table, "",
-             f"Note: {data['note']}."]
-    return "\n".join(lines)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from solver.model.outcome import AtLeast
+
 from .ladder import keeps_rung
 from .objectives import SolverError
-from solver.model.outcome import AtLeast
 
 if TYPE_CHECKING:
     from .session import Session

@@ -6,8 +6,9 @@ the session is what the line search is built on.
 
 from __future__ import annotations
 
-from .objectives import SolverError
 from solver.model.position import Move, Position
+
+from .objectives import SolverError
 
 
 def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.model.cards import Card
 from solver.deals.deal import Deal
+from solver.model.cards import Card
 from solver.model.outcome import Outcome
 
 __all__ = ["MoveValue", "Result"]

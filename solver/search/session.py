@@ -20,12 +20,13 @@ from typing import Callable, Iterator, TypeVar
 
 from solver.core._search import Engine
 from solver.core.anytime import Budget, Limits, Stopped
-from solver.deals.deal import Deal
-from .objectives import score_objective, total_objective
-from solver.model.outcome import ALWAYS, Rung
-from .playout import replay_line
-from solver.model.position import Move, Position
 from solver.core.tables import Tables, compile_position
+from solver.deals.deal import Deal
+from solver.model.outcome import ALWAYS, Rung
+from solver.model.position import Move, Position
+
+from .objectives import score_objective, total_objective
+from .playout import replay_line
 
 T = TypeVar("T")
 

@@ -19,12 +19,13 @@ from typing import Callable, Iterator
 
 from solver.core._search import Engine
 from solver.core.anytime import Limits, Stopped
-from solver.model.cards import in_notation
 from solver.deals.deal import Deal
+from solver.model.cards import in_notation
+
 from .ladder import possible_rungs
 from .lines import optimal_line
-from .playout import replay_line
 from .objectives import OBJECTIVES, SolverError, score_objective
+from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
 

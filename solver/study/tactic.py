@@ -32,12 +32,13 @@ from typing import Any, Callable, Iterator
 
 from solver.core.anytime import Limits, Stopped
 from solver.deals.deal import Deal, loads
+from solver.run.pool import run_everywhere, worker_engine
+from solver.run.results import BatchItem, ResultsFile, limits_json
 from solver.search.ladder import forced_rung
 from solver.search.lines import optimal_line
 from solver.search.session import Session
 from solver.tactics import Tactic, TacticError, get, make_view
 from solver.tactics.loader import file_digest, load_file
-from solver.analysis.batch import BatchItem, ResultsFile, limits_json, run_everywhere, worker_engine
 
 STUDY_VERSION = 1
 
@@ -210,6 +211,7 @@ def add_player_view(deal: Deal, record: dict, settings: StudySettings) -> None:
     decisions whose card values a limit left unknown: they are counted apart already)."""
     from solver.model.cards import parse_card
     from solver.tactics.base import play_to
+
     from .tactic_view import decision_seed, player_view
     line = [parse_card(t, deal.notation) for t in record["line"]]
     text = deal.dump()

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from solver.model.cards import Card
 from solver.deals.deal import Deal
+from solver.model.cards import Card
 from solver.model.position import Position
 
 

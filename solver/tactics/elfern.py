@@ -13,6 +13,7 @@ is when the stock has at most 4 cards (two draws) or is gone.
 from __future__ import annotations
 
 from solver.model.cards import ACE, TEN
+
 from .base import View, tactic
 
 EARLY_STOCK = 10

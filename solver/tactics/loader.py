@@ -13,6 +13,7 @@ import inspect
 from pathlib import Path
 
 from solver.files.userfile import UserFileError, load_module
+
 from .base import REGISTRY, Tactic, TacticError
 
 _CACHE: dict[tuple[str, str], dict[str, Tactic]] = {}

@@ -8,6 +8,7 @@ face-down ones included; "playable" the face-up tops.
 from __future__ import annotations
 
 from solver.model.cards import ACE, TEN, Card
+
 from .base import View, tactic
 
 

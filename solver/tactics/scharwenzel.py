@@ -7,6 +7,7 @@ related games (Schafkopf, whist) use, written down so that they can be tested.
 from __future__ import annotations
 
 from solver.games.scharwenzel import matadors
+
 from .base import View, tactic
 
 

@@ -21,10 +21,11 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
 from solver.deals.deal import Deal, DealError, load, loads
+from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
 from solver.games import GAMES
-from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, is_hidden_data, hidden_file_problem  # noqa: F401
+from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
+
 from .infoset import InfoSet, Slot, information, start_slots
 from .sampling import count_layouts, sample_layouts
 

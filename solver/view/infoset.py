@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import factorial
 
-from solver.model.cards import Card
 from solver.deals.deal import Deal, DealError, Pile, loads
+from solver.model.cards import Card
 from solver.model.position import Position
 
 Slot = tuple            # ("hands", seat, i) | ("piles", seat, j) | ("stock", k); seats 1-based

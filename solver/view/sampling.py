@@ -17,6 +17,7 @@ from math import prod
 from typing import Iterator
 
 from solver.model.cards import Card
+
 from .infoset import InfoSet, layouts_per_assignment
 
 EXACT_LIMIT = 200        # `stich suggest` enumerates every layout when there are at most this many

@@ -1,0 +1,132 @@
+"""What every report shares: cards, moves and totals in words, the position as a table.
+
+Cards are written in the deal's own notation, so a German deal reads back in German.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tabulate import tabulate
+
+from solver.deals.deal import Deal, show_text
+from solver.model.cards import Card
+from solver.model.position import Position
+from solver.model.rules import RuleSet, side_label
+from solver.search.solve import Result
+
+if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
+    pass
+
+UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
+
+
+def card_text(card: Card, deal: Deal) -> str:
+    return card.text(deal.notation)
+
+
+def cards_text(cards, deal: Deal) -> str:
+    return " ".join(card.text(deal.notation) for card in cards)
+
+
+def show_prefix(pair: int, deal: Deal) -> str:
+    """A pair shown with a lead, as the deal file writes it: "(marriage R)"."""
+    rules = deal.rule_set
+    return show_text(rules.pair_word, rules.pairs[pair][0].suit, deal.notation)
+
+
+def move_text(card: Card, pair: int | None, deal: Deal) -> str:
+    """A card, with the pair shown with it as a move of its own kind: "(marriage R) R9"."""
+    if pair is None:
+        return card_text(card, deal)
+    return f"{show_prefix(pair, deal)} {card_text(card, deal)}"
+
+
+def shown_suit(pair: int | None, deal: Deal) -> str | None:
+    if pair is None:
+        return None
+    return show_text("", deal.rule_set.pairs[pair][0].suit, deal.notation)[2:-1]
+
+
+def trick_text(cards, deal: Deal, result: Result) -> str:
+    """A trick of the line, its lead with the pair shown with it, if any."""
+    shown = {card: pair for _, card, _, pair in result.announcements}
+    return " ".join(move_text(c, shown.get(c) if k == 0 else None, deal) for k, c in enumerate(cards))
+
+
+def headline(deal: Deal) -> str:
+    rules = deal.rule_set
+    parts = [deal.game_spec.title]
+    if deal.game_spec.players_vary:
+        parts.append(f"{deal.players} players")
+    if rules.trump is not None:
+        parts.append(f"trump {rules.suit_label(rules.trump, deal.notation).replace(' (trump)', '')}")
+    changed = {k: v for k, v in deal.options.items() if v != deal.game_spec.option(k).default}
+    if changed:
+        parts.append("rules: " + ", ".join(f"{k}={_plain(v)}" for k, v in changed.items()))
+    return ", ".join(parts)
+
+
+def _plain(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def position_table(deal: Deal, position: Position) -> str:
+    """The cards still out, seat by seat (piles as UP/DOWN), and the stock."""
+    rules = position.rules
+    rows = []
+    layout = rules.layout
+    for seat in range(position.seats):
+        held = layout.seat_cards_text(position, seat, deal.notation)
+        rows.append([seat + 1, side_label(rules, rules.side(seat)), held or "-"])
+    text = tabulate(rows, headers=["seat", "side", layout.column], tablefmt="simple")
+    extra = layout.extra_text(position, deal.notation)
+    if extra:
+        text += "\n" + extra
+    if position.trick:
+        text += (f"\ntrick in progress, led by seat {position.leader + 1}: "
+                 f"{cards_text(position.trick, deal)}")
+    return text
+
+
+def totals_text(deal: Deal, totals: tuple[int, int]) -> str:
+    rules = deal.rule_set
+    unit = UNIT_WORDS[rules.unit]
+    return f"{side_label(rules, 0)}: {totals[0]} {unit}, {side_label(rules, 1)}: {totals[1]} {unit}"
+
+
+STOPPED_WORDS = {"nodes": "the node limit was reached", "time": "the time limit was reached",
+                 "interrupt": "it was interrupted"}
+
+
+def range_text(low: int, high: int) -> str:
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+def bounds_text(deal: Deal, bounds) -> str:
+    """Both sides' proven ranges, e.g. 'seats 1+3: 4–6 tricks, seats 2+4: 2–4 tricks'."""
+    rules = deal.rule_set
+    unit = UNIT_WORDS[rules.unit]
+    return ", ".join(f"{side_label(rules, side)}: {range_text(*bounds[side])} {unit}" for side in (0, 1))
+
+
+def listed(pair) -> list | None:
+    return None if pair is None else list(pair)
+
+
+def bounds_json(bounds) -> list | None:
+    return None if bounds is None else [list(bounds[0]), list(bounds[1])]
+
+
+def game_sections(deal: Deal) -> list[str]:
+    """The sections the game adds to a report (Scharwenzel's matadors)."""
+    out = []
+    for title, text in deal.game_spec.extra_sections(deal):
+        out += ["", f"{title}:", text]
+    return out
+
+
+def score_star_note(rules: RuleSet) -> str:
+    """Why a card that loses some of the unit can still be marked optimal (*)."""
+    unit = UNIT_WORDS[rules.unit]
+    return f"* optimal under --objective score: keeps the best outcome, even if it gives up {unit}"

@@ -1,0 +1,88 @@
+"""The reports of the player's view: ``stich suggest`` and ``stich replay --view player``."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from tabulate import tabulate
+
+from solver.view.suggest import Judgement, Suggestion
+
+
+def suggest_json(s: Suggestion) -> dict:
+    a = s.advice
+    return {
+        "seat": s.info.seat, "objective": s.objective, "mode": s.mode, "seed": s.seed,
+        "layouts": a.layouts, "consistent_layouts": s.count, "hidden_cards": len(s.info.pool),
+        "best": a.best, "runner_up": a.runner_up, "measure": a.measure, "margin": a.margin,
+        "margin_interval": list(a.margin_interval) if a.margin_interval else None, "sure": a.sure(),
+        "cards": [{"card": v.card, "expected_total": v.mean,
+                   "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
+                   "expected_rung": v.mean_rank, "levels": v.levels} for v in a.cards],
+        "seconds": round(s.seconds, 3),
+        **({} if s.exact else {"exact": False, "layouts_left_out": s.left_out}),
+    }
+
+
+def suggest_report(s: Suggestion) -> str:
+    a = s.advice
+    unit = s.info.deal.rule_set.unit
+    how = (f"all {a.layouts} consistent layouts (exact)" if s.mode == "exact" and s.exact
+           else f"{a.layouts} of the {s.count:,} consistent layouts" if s.mode == "exact"
+           else f"{a.layouts} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
+    lines = [f"Seat {s.info.seat} to move; {len(s.info.pool)} cards hidden from it; {how}.", ""]
+    rows = []
+    for v in a.cards:
+        interval = "exact" if s.mode == "exact" and s.exact else (
+            f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
+        levels = ", ".join(f"{name} {share:.0%}" for name, share in
+                           sorted(v.levels.items(), key=lambda kv: -kv[1]))
+        row = [v.card, f"{v.mean:.2f}", interval, f"{v.p_best:.0%}"]
+        if a.measure == "rung":
+            row.append(f"{v.mean_rank:.2f}")
+        rows.append(row + [levels])
+    headers = ["card", f"expected {unit}", "95% interval", "P(dd best)"]
+    if a.measure == "rung":
+        headers.append("expected rung")
+    lines.append(tabulate(rows, headers=headers + ["outcome levels"]))
+    lines += ["", f"Play {a.best}: {a.sure()}.", f"({s.seconds:.1f} s)"]
+    if not s.exact:
+        lines += ["", f"NOT EXACT: {s.left_out} of {s.left_out + a.layouts} layouts hit the limit and "
+                      f"are left out; the figures are over the other {a.layouts} only."]
+    return "\n".join(lines)
+
+
+def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
+    """Double-dummy and player's-view judgements side by side, one row per card played."""
+    rows = []
+    for step, j in zip(replay_steps, judgements):
+        dd = "ok" if step.cost == 0 and step.rank_cost == 0 else f"-{step.cost}"
+        if not j.judged:
+            rows.append([step.trick, step.seat, j.card, dd, "not judged (every layout hit the limit)",
+                         "", "", f"0 ({j.left_out} over the limit)"])
+            continue
+        unit = "rungs" if j.measure == "rung" else "in total"
+        pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
+        rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", f"{j.p_best:.0%}",
+                     f"{j.layouts}{' exact' if j.exact else ''}"
+                     + (f" ({j.left_out} over the limit)" if j.left_out else "")])
+    return rows
+
+
+JUDGEMENT_HEADERS = ["trick", "seat", "card", "double-dummy", "player's view", "expected",
+                     "P(dd best)", "layouts"]
+
+
+def judgement_report(replay_steps, judgements: list[Judgement]) -> str:
+    head = ("Player's view: each card judged from what its player could see then (expected "
+            "total of its side over the layouts it could not tell apart).")
+    return head + "\n\n" + tabulate(judgement_rows(replay_steps, judgements), headers=JUDGEMENT_HEADERS)
+
+
+def judgement_json(judgements: list[Judgement]) -> list[dict]:
+    return [{"trick": j.trick, "seat": j.seat, "card": j.card, **({} if j.judged else {"judged": False}),
+             "expected": j.expected if j.judged else None, "best": j.best or None,
+             "best_expected": j.best_expected if j.judged else None,
+             "loss": j.loss if j.judged else None, "p_best": j.p_best if j.judged else None,
+             "measure": j.measure, "layouts": j.layouts, "exact": j.exact,
+             **({"layouts_left_out": j.left_out} if j.left_out else {})} for j in judgements]

@@ -1,0 +1,123 @@
+"""The worker pool that batch, tactic and suggest run their work on: local processes or Dask.
+
+Workers.  Each worker process (each thread of a Dask worker)
+keeps ONE engine (``solver.search.solve.new_engine``) and reuses it for every deal it solves.  Local
+workers are started with "spawn", so they inherit neither the results file nor its lock.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Iterator
+
+from . import RunError
+
+
+class MissingDask(RunError):
+    """--dask without the dask extra installed."""
+
+
+_local = threading.local()
+
+
+def worker_engine(tt_megabytes: int):
+    """This worker's engine (one per process, or per thread of a threaded Dask worker)."""
+    engine = getattr(_local, "engine", None)
+    if engine is None or _local.tt_megabytes != tt_megabytes:
+        from solver.search.solve import new_engine
+        engine = new_engine(tt_megabytes)
+        _local.engine, _local.tt_megabytes = engine, tt_megabytes
+    return engine
+
+
+def local_executor(workers: int, tt_megabytes: int) -> ProcessPoolExecutor:
+    """Worker processes on this machine for batch, tactic and suggest: each keeps one engine
+    and dies with its parent.  Started with "spawn", so they inherit none of the parent's
+    descriptors: a results file and its lock stay the parent's alone."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                               initargs=(tt_megabytes, os.getpid()),
+                               mp_context=multiprocessing.get_context("spawn"))
+
+
+def _init_worker(tt_megabytes: int, parent: int | None = None) -> None:
+    die_with_parent(parent)
+    worker_engine(tt_megabytes)
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """A worker must not outlive a killed batch (SIGKILL leaves no time to stop it): on Linux the
+    kernel sends SIGKILL when the parent dies; a thread also watches the parent's pid (given by
+    the parent: it may have died while this worker was still starting)."""
+    parent = os.getppid() if parent is None else parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(0.5)
+    if os.getppid() != parent:        # died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=watch, name="stich-parent-watch", daemon=True).start()
+
+
+def dask_executor(address: str):
+    """(executor, client) of a Dask cluster; ``MissingDask`` if dask is not installed."""
+    try:
+        import distributed
+    except ImportError:
+        raise MissingDask("--dask needs Dask: pip install \"stich[dask]\" "
+                          "(or pip install \"dask[distributed]\")") from None
+    try:
+        client = distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise RunError(f"--dask {address}: cannot connect: {exc}") from None
+    return client.get_executor(pure=False), client
+
+
+def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
+                   dask_address: str | None, tt_megabytes: int) -> Iterator[tuple[Any, Any]]:
+    """``work(*args)`` for every ``(key, args)`` of ``calls``: in this process (``jobs`` 1), on
+    local workers (``local_executor``) or on a Dask cluster.  Yields ``(key, result)``, or
+    ``(key, exception)`` for a call that raised (one bad item must not stop the rest), in the
+    order they finish.  Batch, tactic and suggest all run their work through here."""
+    if not calls:
+        return
+    if dask_address is None and jobs == 1:
+        for key, args in calls:
+            try:
+                yield key, work(*args)
+            except Exception as exc:  # noqa: BLE001
+                yield key, exc
+        return
+    client = None
+    if dask_address is not None:
+        executor, client = dask_executor(dask_address)
+    else:
+        executor = local_executor(min(jobs, len(calls)), tt_megabytes)
+    try:
+        futures = {executor.submit(work, *args): key for key, args in calls}
+        for future in as_completed(futures):
+            try:
+                yield futures[future], future.result()
+            except Exception as exc:  # noqa: BLE001
+                yield futures[future], exc
+    finally:
+        if client is not None:              # Dask: closing the client cancels what is left
+            client.close()
+        else:
+            executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,284 @@
+"""The results file of a run: one JSON line per deal, written as it is solved, resumable.
+
+The results file (JSON Lines) has one object per solved deal::
+
+    {"id": "scharwenzel-7-0001", "file": "deals/scharwenzel-7-0001.toml" | null,
+     "game": "scharwenzel", "label": "scharwenzel", "sha256": "<of the deal TOML>",
+     "objective": "score", "with_moves": true, "deal": "<the deal TOML>",
+     "result": {<solver.report.solve.solve_json: totals, outcome, line, moves, ...>}}
+
+``deal`` is the deal as solved (``Deal.dump()`` after any ``--rule``), ``sha256`` its hash.
+
+
+Writing.  The parent process is the only writer.  Each line is written with ONE ``os.write``
+of the whole line and its newline on a file opened with O_APPEND (no user-space buffer, so
+nothing waits for a flush), as soon as its deal is solved.  A killed run (even SIGKILL)
+therefore loses at most the deals in flight, and at worst leaves a torn last line.  fsync
+policy (``fsync``): "second" (default) fsyncs at most once a second and at the end, "line"
+after every line, "end" only at the end; fsync matters only for an OS crash or power loss
+(a killed process never loses what it wrote), and what such a crash tears is caught below.
+
+Resume.  On start the file is locked (flock; a second run on the same file is refused) and
+read; a line is kept only if it is complete (ends with a newline), is a valid JSON object of
+the form above, its id is in this batch, its sha256 is that of the deal as it is now, its
+objective and with_moves are this run's, and its id has not been kept already.  If anything
+is dropped (a torn last line, a stale or foreign line, a duplicate), the kept lines are
+written to a temporary file which atomically replaces the results file (the dropped complete
+lines are appended to ``OUT.dropped`` so nothing is lost by surprise).  Then only the deals
+without a kept line are solved and appended.  Rerunning the same command after any kill
+therefore ends with exactly one line per deal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import RunError
+
+try:                                    # flock: Linux and macOS; elsewhere no lock is taken
+    import fcntl
+except ImportError:                     # pragma: no cover
+    fcntl = None                        # type: ignore[assignment]
+
+FSYNC_POLICIES = ("line", "second", "end")
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    """One deal of a batch: its id, the TOML that is solved, and its hash."""
+
+    id: str
+    text: str
+    game: str
+    label: str                   # game, or scharwenzel6 / scharwenzel8
+    file: str | None = None
+    error: str | None = None     # a deal file that could not be read: reported, never solved
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+def limits_json(limits) -> dict | None:
+    """How a results line records the per-deal limits it was solved with (None: none)."""
+    if limits is None or not limits.any:
+        return None
+    return {"nodes": limits.nodes, "seconds": limits.seconds}
+
+
+def record_of(item: BatchItem, objective: str, with_moves: bool, result: dict,
+              limits=None) -> dict:
+    """A results line; a partial result (``"exact": false``) records the limits it hit."""
+    record = {"id": item.id, "file": item.file, "game": item.game, "label": item.label,
+              "sha256": item.sha256, "objective": objective, "with_moves": with_moves,
+              "deal": item.text, "result": result}
+    if result.get("exact") is False:
+        record["limits"] = limits_json(limits)
+    return record
+
+
+def encode(record: dict) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+@dataclass
+class Recovery:
+    """What was found in an existing results file."""
+
+    kept: dict[str, dict] = field(default_factory=dict)
+    torn: int = 0              # bytes of an unfinished last line
+    invalid: int = 0           # complete lines that are not a valid record
+    stale: int = 0             # valid records not of this batch (id, hash, objective, moves)
+    duplicate: int = 0
+
+    @property
+    def dropped(self) -> int:
+        return self.invalid + self.stale + self.duplicate + (1 if self.torn else 0)
+
+
+def _valid(record: Any) -> bool:
+    return (isinstance(record, dict) and isinstance(record.get("id"), str)
+            and isinstance(record.get("sha256"), str) and isinstance(record.get("result"), dict)
+            and (isinstance(record["result"].get("totals"), list)
+                 or record["result"].get("exact") is False))
+
+
+def is_partial(record: dict) -> bool:
+    """A line whose deal hit its limit: it holds bounds, not the exact answer."""
+    return record["result"].get("exact") is False
+
+
+def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: bool,
+         limits=None) -> tuple[Recovery, list[bytes], list[bytes]]:
+    """Sort the lines of a results file into kept and dropped ones (see the module doc)."""
+    recovery = Recovery()
+    lines = data.split(b"\n")
+    complete, tail = lines[:-1], lines[-1]       # tail: after the last newline (b"" if none torn)
+    kept_lines, dropped_lines = [], []
+    if tail:
+        recovery.torn = len(tail)
+    for raw in complete:
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            record = None
+        if not _valid(record):
+            recovery.invalid += 1
+            dropped_lines.append(raw)
+            continue
+        item = items.get(record["id"])
+        if (item is None or record["sha256"] != item.sha256 or record.get("objective") != objective
+                or record.get("with_moves") != with_moves
+                # a partial line is kept only for a run with the same limits (else solved again)
+                or (is_partial(record) and record.get("limits") != limits_json(limits))):
+            recovery.stale += 1
+            dropped_lines.append(raw)
+            continue
+        if record["id"] in recovery.kept:
+            recovery.duplicate += 1
+            continue
+        recovery.kept[record["id"]] = record
+        kept_lines.append(raw)
+    return recovery, kept_lines, dropped_lines
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path.parent or ".", os.O_RDONLY)
+    except OSError:                          # pragma: no cover - e.g. not allowed on some systems
+        return
+    try:
+        os.fsync(fd)
+    except OSError:                          # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int, path: Path) -> None:
+    if fcntl is None:                        # pragma: no cover
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise RunError(f"{path}: another stich batch is writing this file") from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """One write(2) for a line; a short write (disk full, signal) is completed by more."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+class ResultsFile:
+    """The results file of a batch, opened for appending: recovered, locked, written line by line."""
+
+    def __init__(self, path: str | Path, items: Iterable[BatchItem], objective: str,
+                 with_moves: bool, fsync: str = "second", limits=None):
+        if fsync not in FSYNC_POLICIES:
+            raise ValueError(f"fsync must be one of {', '.join(FSYNC_POLICIES)}")
+        self.path = Path(path)
+        self.fsync_policy = fsync
+        self.last_sync = time.monotonic()
+        items = {item.id: item for item in items}
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunError(f"{self.path}: cannot open: {exc.strerror}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):    # /dev/full, /dev/zero, a pipe: never ends
+            os.close(fd)
+            raise RunError(f"{self.path}: not a regular file (the results file is read back to resume)")
+        _lock(fd, self.path)
+        try:
+            data = self._read(fd)
+            self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves, limits)
+            if self.recovery.dropped:
+                fd = self._rewrite(fd, kept_lines, dropped_lines, data)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+
+    @staticmethod
+    def _read(fd: int) -> bytes:
+        os.lseek(fd, 0, os.SEEK_SET)
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+    def _rewrite(self, fd: int, kept: list[bytes], dropped: list[bytes], data: bytes) -> int:
+        """Keep only ``kept``: a torn tail alone is cut off in place; anything else is
+        written to a temporary file that atomically replaces the results file."""
+        if dropped:
+            with open(self.path.with_name(self.path.name + ".dropped"), "ab") as spill:
+                spill.write(b"".join(line + b"\n" for line in dropped))
+        body = b"".join(line + b"\n" for line in kept)
+        if not dropped and not self.recovery.duplicate and data.startswith(body) \
+                and len(data) - len(body) == self.recovery.torn:
+            os.ftruncate(fd, len(body))          # only a torn last line: cut it off
+            os.fsync(fd)
+            return fd
+        tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
+        new = os.open(tmp, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            _lock(new, tmp)
+            _write_all(new, body)
+            os.fsync(new)
+            os.replace(tmp, self.path)
+            _fsync_dir(self.path)
+        except BaseException:
+            os.close(new)
+            raise
+        os.close(fd)
+        return new
+
+    def write(self, record: dict) -> None:
+        _write_all(self.fd, encode(record))
+        if self.fsync_policy == "line":
+            os.fsync(self.fd)
+        elif self.fsync_policy == "second" and time.monotonic() - self.last_sync >= 1.0:
+            os.fsync(self.fd)
+            self.last_sync = time.monotonic()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            try:
+                os.fsync(self.fd)
+            finally:
+                os.close(self.fd)
+                self.fd = -1
+
+    def __enter__(self) -> "ResultsFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def read_results(path: str | Path) -> list[dict]:
+    """Every complete, valid line of a results file (for reading results back)."""
+    data = Path(path).read_bytes()
+    records = []
+    for raw in data.split(b"\n")[:-1]:
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            continue
+        if _valid(record):
+            records.append(record)
+    return records
