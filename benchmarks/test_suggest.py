@@ -64,7 +64,6 @@ def test_suggest_table_sharing_nodes(bench, game):
     sharing saves."""
     from solver.deals.deal import loads
     from solver.search.solve import new_engine, solve
-    from solver.tactics.base import play_to
     from solver.view import information, sample_layouts
     from solver.view.suggest import layout_set
     path, plies = SHARING[game]
@@ -74,7 +73,7 @@ def test_suggest_table_sharing_nodes(bench, game):
 
     def go():
         for ply in plies:
-            here = deal.with_play(play_to(deal, list(line[:ply])))
+            here = deal.after(list(line[:ply]))
             info = information(here, here.position().to_move + 1)
             layouts = sample_layouts(info, 20, 1)
             counts = []

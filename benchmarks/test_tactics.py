@@ -1,8 +1,9 @@
-"""Tactics study speed: scored decisions per second for each game (``stich tactic``).
+"""Tactics study speed (``stich tactic``): deals studied per second for each game.
 
-One worker (one engine), the game's built-in tactics, objective score, fixed seeded deals:
-the figure is decisions scored per second of wall time, walking the optimal line included.
-Schafkopf2 deals are those with a bare ten (as in the README's study)."""
+One worker (one engine), the game's built-in tactics (not the double-dummy readings),
+objective score, fixed seeded deals: each deal's optimal line, its decisions scored, and the
+runs that follow each tactic (four policies per seat it applied to).  Schafkopf2 deals are
+those with a bare ten."""
 
 from __future__ import annotations
 
@@ -13,34 +14,41 @@ import pytest
 from solver.deals.constraints import parse_constraint
 from solver.deals.dealing import generate_deals
 from solver.search.solve import new_engine
-from solver.study.tactic import study_deal
+from solver.study.study import StudySettings, study_item
+from solver.study.walk import WalkSettings, walk_deal
 from solver.tactics import builtin
 
 CASES = {"scharwenzel": (40, None), "schafkopf2": (6, "some seat holds a bare ten"), "elfern": (3, None)}
 
 
-@pytest.mark.parametrize("game", list(CASES))
-def test_tactic_decisions_per_second(bench, game):
-    count, where = CASES[game]
+def _deals(game: str, count: int, where: str | None):
     accept = parse_constraint(where, game) if where else None
-    deals = [d.deal for d in generate_deals(game, 77, count, accept=accept)]
-    tactics = builtin(game)
+    return [d.deal for d in generate_deals(game, 77, count, accept=accept)]
+
+
+def _report(bench, game: str, stats: dict, what: str) -> None:
+    bench.extra_info.update(stats, deals_per_second=stats["deals"] / stats["seconds"],
+                            decisions_per_second=stats["decisions"] / stats["seconds"])
+    print(f"\n{game}{what}: {stats['deals']} deals ({stats['decisions']} decisions, {stats['runs']} runs) "
+          f"in {stats['seconds']:.1f} s = {stats['deals'] / stats['seconds']:.2f} deals/s")
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_tactic_deals_per_second(bench, game):
+    deals = _deals(game, *CASES[game])
+    tactics = [t for t in builtin(game) if not t.sees_all]
     engine = new_engine(64)
     stats = {}
 
     def go():
         started = time.perf_counter()
-        decisions = sum(len(study_deal(deal, tactics, "score", False, engine)["decisions"]) for deal in deals)
-        seconds = time.perf_counter() - started
-        stats.update(decisions=decisions, seconds=seconds, deals=len(deals))
+        records = [walk_deal(deal, tactics, WalkSettings("score"), engine) for deal in deals]
+        stats.update(seconds=time.perf_counter() - started, deals=len(deals),
+                     decisions=sum(len(r.decisions) for r in records), runs=sum(len(r.runs) for r in records))
 
     bench.group = "tactic"
     bench.pedantic(go, rounds=1, iterations=1)
-    bench.extra_info.update(stats, decisions_per_second=stats["decisions"] / stats["seconds"],
-                            deals_per_second=stats["deals"] / stats["seconds"])
-    print(f"\n{game}: {stats['decisions']} decisions in {stats['seconds']:.1f} s = "
-          f"{stats['decisions'] / stats['seconds']:.1f} decisions/s, "
-          f"{stats['deals'] / stats['seconds']:.2f} deals/s")
+    _report(bench, game, stats, "")
     assert stats["decisions"] > 0
 
 
@@ -48,27 +56,21 @@ VIEW_CASES = {"scharwenzel": (10, None), "schafkopf2": (1, "some seat holds a ba
 
 
 @pytest.mark.parametrize("game", list(VIEW_CASES))
-def test_tactic_player_view_decisions_per_second(bench, game):
-    """``stich tactic --view player --samples 20``: each decision also solved on 20 layouts of
-    the mover's information set (one worker)."""
-    from solver.study.tactic import StudySettings, study_item
-    count, where = VIEW_CASES[game]
-    accept = parse_constraint(where, game) if where else None
-    deals = [d.deal for d in generate_deals(game, 77, count, accept=accept)]
-    names = tuple(t.name for t in builtin(game))
-    settings = StudySettings(names, "score", view="player", samples=20)
+def test_tactic_player_view_deals_per_second(bench, game):
+    """``stich tactic --view player --samples 20 --first``: each decision and each choice of
+    the advice and random-card runs also solved on 20 layouts of the mover's information set."""
+    deals = _deals(game, *VIEW_CASES[game])
+    names = tuple(t.name for t in builtin(game) if not t.sees_all)
+    settings = StudySettings(names, "score", first=True, view="player", samples=20)
     stats = {}
 
     def go():
         started = time.perf_counter()
-        decisions = sum(len(study_item(str(k), deal.dump(), settings)[1]["decisions"])
-                        for k, deal in enumerate(deals))
-        seconds = time.perf_counter() - started
-        stats.update(decisions=decisions, seconds=seconds, deals=len(deals))
+        records = [study_item(str(k), deal.dump(), settings)[1] for k, deal in enumerate(deals)]
+        stats.update(seconds=time.perf_counter() - started, deals=len(deals),
+                     decisions=sum(len(r["decisions"]) for r in records), runs=sum(len(r["runs"]) for r in records))
 
     bench.group = "tactic-view"
     bench.pedantic(go, rounds=1, iterations=1)
-    bench.extra_info.update(stats, decisions_per_second=stats["decisions"] / stats["seconds"])
-    print(f"\n{game} --view player: {stats['decisions']} decisions in {stats['seconds']:.1f} s = "
-          f"{stats['decisions'] / stats['seconds']:.2f} decisions/s")
+    _report(bench, game, stats, " --view player")
     assert stats["decisions"] > 0

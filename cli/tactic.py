@@ -12,32 +12,31 @@ import click
 
 from solver.analysis.batch import collect_items
 from solver.deals.constraints import ConstraintError, all_of, parse_constraint
-from solver.deals.deal import DealError
+from solver.deals.deal import DealError, loads
 from solver.deals.dealing import NoDealFound
 from solver.games import GAMES, OptionError
-from solver.report.tactic import plot, tactic_report, text_histograms
+from solver.report.tactic import forest_plot, tactic_report
 from solver.run import RunError
-from solver.study.tactic import (
+from solver.study.examples import KINDS, example_files
+from solver.study.study import (
     StudySettings,
-    counterexamples,
     generated_study_items,
-    headline_width,
+    records_of,
     resolve,
     run_study,
     study_items_of,
-    summarise,
 )
+from solver.study.summary import headline_width, summarise
 from solver.tactics import REGISTRY, TacticError
+from solver.tactics.features import BUILTIN as BUILTIN_FEATURES
 from solver.tactics.loader import load_file
 
 from .common import EXIT_INPUT, EXIT_OTHER, RateBar, emit_json, parse_rule_overrides, rule_option
 from .limits import EXIT_PARTIAL, limit_options, limits_of
 
 
-def fail(message: str, detail: str = "", code: int = EXIT_INPUT) -> NoReturn:
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     click.echo(f"stich: {message}", err=True)
-    if detail:
-        click.echo(detail, err=True)
     sys.exit(code)
 
 
@@ -60,120 +59,170 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
 @click.argument("names", nargs=-1, metavar="NAME...")
 @click.option("--game", type=click.Choice(list(GAMES), case_sensitive=False), default=None,
               help="The game to deal (with --deals).")
-@click.option("--deals", "count", type=click.IntRange(1), default=100, show_default=True,
+@click.option("--deals", "count", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
               help="How many random deals (the deals of `stich deal --game G --seed S -n N`).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and of the bootstrap.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the deals, the policies' picks, the layouts and the bootstrap.")
 @click.option("--where", "wheres", multiple=True, metavar="CONSTRAINT",
               help="Only deals meeting CONSTRAINT (the language of `stich deal --where`).")
 @click.option("--from", "from_dirs", multiple=True, type=str, metavar="DIR",
               help="Study the deal files of DIR (or a FILE) instead of random deals (repeatable).")
-@click.option("--first", is_flag=True, help="Only the first decision of each deal where a tactic applies.")
+@click.option("--first", is_flag=True, help="One-off tables: only each tactic's first decision per deal.")
 @click.option("--objective", type=click.Choice(["score", "total"]), default="score", show_default=True,
-              help="Perfect play for the game's score (outcome changes are reported) or the raw totals.")
+              help="Perfect play for the game's score (outcomes are reported) or the raw totals.")
 @click.option("--tactic-file", type=str, default=None, metavar="FILE.py",
-              help="Also load the tactics this Python file defines (see examples/my_tactic.py).")
+              help="Also load the tactics (and FEATURES) this Python file defines (see examples/my_tactic.py).")
+@click.option("--by", "by", type=str, default=None, metavar="FEATURE",
+              help="Break every table down by a feature of the decision: " + ", ".join(BUILTIN_FEATURES)
+                   + " (or one a tactic file defines).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Append one JSON line per deal (its decisions) to this file; rerun to resume.")
+              help="Append one JSON line per deal (its decisions and runs) to this file; rerun to resume.")
+@click.option("--examples", "examples_dir", type=click.Path(file_okay=False), default=None,
+              help="Write typical positions where the advice is right and wrong, and the worst ones, "
+                   "as deal files to DIR.")
 @click.option("--counterexamples", "cx_dir", type=click.Path(file_okay=False), default=None,
-              help="Write the worst decisions of each tactic as deal files to DIR.")
-@click.option("--cx-count", type=click.IntRange(1), default=10, show_default=True,
-              help="Counterexamples per tactic.")
+              help="Write only the worst decisions of each tactic as deal files to DIR.")
+@click.option("--cx-count", type=click.IntRange(1, 1000), default=10, show_default=True,
+              help="Files per tactic and kind.")
 @click.option("--plot", "plot_path", type=str, default=None, metavar="FILE.png|FILE.svg",
-              help="Draw the regret distributions and share-optimal intervals (needs matplotlib: "
-                   "pip install \"stich[plot]\"; else a text histogram is printed).")
-@click.option("--until-width", type=float, default=None, metavar="W",
-              help="Stop (at a multiple of 50 deals) once every tactic's advice − opposite "
-                   "interval is narrower than W; --deals is then the most.")
+              help="Draw the study's forest plot (needs matplotlib: pip install \"stich[plot]\").")
+@click.option("--until-width", type=click.FloatRange(min=0, min_open=True, max=1e9), default=None,
+              metavar="W", help="Stop (at a multiple of 50 deals) once every tactic's headline interval "
+                                "(advice − random card) is narrower than W; --deals is then the most.")
 @click.option("--view", type=click.Choice(["double-dummy", "player"]), default="double-dummy",
               show_default=True,
-              help="player: also judge each advised decision from what the mover could see "
-                   "(expected totals over hidden layouts) and report the double-dummy bias.")
+              help="player: also judge every choice from what the mover could see (expected loss "
+                   "over the hidden layouts he cannot tell apart).")
 @click.option("--samples", type=click.IntRange(1, 100_000), default=20, show_default=True,
               help="With --view player: hidden layouts per decision (all of them when there are "
                    "at most this many).")
-@click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None, help="Worker processes (default: all cores).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS", help="Run on a Dask scheduler.")
 @rule_option
 @click.option("--list", "list_only", is_flag=True, help="List the known tactics and exit.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @limit_options
-def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, out,
-                   cx_dir, cx_count, plot_path, until_width, view, samples, jobs, dask_address, rules,
-                   list_only, as_json, quiet, node_limit, time_limit) -> None:
-    """Test playing advice (tactics) against double-dummy perfect play.
+def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, by, out,
+                   examples_dir, cx_dir, cx_count, plot_path, until_width, view, samples, jobs,
+                   dask_address, rules, list_only, as_json, quiet, node_limit, time_limit) -> None:
+    """Test playing advice (tactics) against perfect play, as a player would follow it.
 
-    Each deal is walked along an optimal line; at each decision where a tactic applies
-    (--first: its first one per deal) every legal card is scored exactly.  Reported per
-    tactic: the share of decisions where every advised card is optimal (Wilson 95%), the
-    mean regret (bootstrap 95%), the same for a random legal card and for the best card the
-    tactic does not advise (the opposite advice), the paired difference advice − opposite
-    with better/equal/worse counts and a Holm-corrected sign test, and with --objective
-    score how often following the advice loses a level or a win.  NAME may be a pattern
-    (schafkopf2.*).
+    A tactic sees only what the mover sees (his own visible cards, face-up cards, the cards
+    played and what play revealed).  The headline: each deal is played out with a seat
+    following the advice whenever it applies and every other card played perfectly; its cost
+    against perfect play, beside a random card at the same moments (paired by deal).  Then
+    the one-off tables: along an optimal line, each decision where a tactic applies, every
+    legal card scored exactly (first decision per deal, and every decision with deals
+    weighted equally).  Intervals resample deals; p-values flip signs per deal (Holm).
+    NAME may be a pattern (schafkopf2.*); double_dummy.* are the old readings that see every
+    card, for comparison.
 
-    --node-limit / --time-limit apply to each deal's optimal line and again to each
-    decision's card values: a deal or decision that hits them is left out of the
-    statistics, counted apart ("not exact" in the report, "not_exact" in the JSON), and the
-    exit status is 5.  Ctrl-C keeps the deals finished in --out and exits 130.
-
-    --view player also judges each of those decisions from what the mover could see: the
-    hidden cards are filled with --samples layouts (seeded by --seed; every layout when
-    there are no more), each solved exactly, every card scored on the same layouts.  The
-    report adds the player's-view share optimal and regret, and the double-dummy bias:
-    double-dummy verdict minus player's-view verdict, bootstrap 95% over whole deals.
+    --node-limit / --time-limit apply to each deal's line, each decision and each run: what
+    hits them is left out and counted apart ("not exact"), and the exit status is 5.
+    Ctrl-C keeps the deals finished in --out and exits 130.
 
     \b
     Examples:
       stich tactic --list
-      stich tactic 'schafkopf2.bare_ten.*' --game schafkopf2 --deals 200 --where "some seat holds a bare ten"
-      stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png
-      stich tactic my_rule --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
+      stich tactic 'schafkopf2.bare_ten.*' --game schafkopf2 --deals 200 --where "seat 1 up holds a bare ten"
+      stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png --by stock
+      stich tactic cash_aces --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
       stich tactic 'scharwenzel.*' --game scharwenzel --deals 200 --view player --samples 20
     """
+    extra, features = _loaded(tactic_file)
+    if list_only:
+        _list(extra)
+        return
+    tactics = _tactics(names, extra, tactic_file)
+    if by is not None and by not in BUILTIN_FEATURES and by not in features:
+        fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
+    settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
+                             samples=samples, seed=seed, limits=limits_of(node_limit, time_limit))
+    items = _items(settings, game, count, seed, wheres, from_dirs, rules)
+    unit = loads(items[0].text, items[0].id).rule_set.unit if items else None
+    run = _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, quiet)
+    records = records_of(run.used_lines())
+    summary = summarise(records, tactics, seed, objective, unit, by, [*BUILTIN_FEATURES, *features])
+    summary["stopped_early"] = run.stopped_early
+    _write_examples(summary, records, tactics, examples_dir, cx_dir, cx_count, seed)
+    game_name = game or (items[0].game if items else None)
+    if plot_path:
+        _plot(summary, plot_path, game_name)
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(tactic_report(summary, game_name))
+    if run.failed:
+        sys.exit(EXIT_OTHER)
+    if any(any(row["not_exact"].values()) for row in summary["tactics"]):
+        sys.exit(EXIT_PARTIAL)
+
+
+def _loaded(tactic_file: str | None) -> tuple[dict, dict]:
     try:
-        extra = load_file(tactic_file) if tactic_file else {}
-        if list_only:
-            for name in sorted(set(REGISTRY) | set(extra)):
-                t = extra.get(name) or REGISTRY[name]
-                click.echo(f"{name:45} {t.summary}")
-            return
-        if not names:
-            fail("name at least one tactic (stich tactic --list shows them)")
-        names = expand_names(names, extra)
-        tactics = resolve(names, tactic_file)
+        loaded = load_file(tactic_file) if tactic_file else None
     except TacticError as exc:
         fail(str(exc))
-    settings = StudySettings(names, objective, first, tactic_file, view=view, samples=samples,
-                             view_seed=seed, limits=limits_of(node_limit, time_limit))
+    return (loaded.tactics, loaded.features) if loaded else ({}, {})
+
+
+def _list(extra: dict) -> None:
+    for name in sorted(set(REGISTRY) | set(extra)):
+        t = extra.get(name) or REGISTRY[name]
+        click.echo(f"{name:50} {t.summary}")
+
+
+def _tactics(names: tuple[str, ...], extra: dict, tactic_file: str | None) -> list:
+    if not names:
+        fail("name at least one tactic (stich tactic --list shows them)")
+    try:
+        return resolve(expand_names(names, extra), tactic_file)[0]
+    except TacticError as exc:
+        fail(str(exc))
+
+
+def _items(settings: StudySettings, game, count: int, seed: int, wheres, from_dirs, rules) -> list:
+    """The deals of the study: deal files, or seeded random deals meeting every --where."""
     try:
         overrides = parse_rule_overrides(rules)
+        if from_dirs:
+            return study_items_of(collect_items(from_dirs, (), overrides), settings)
+        if game is None:
+            fail("--game: give the game to deal, or --from DIR")
+        game = game.lower()
+        _check_games(settings, game)
+        predicates = [_constraint(text, game) for text in wheres]
+        return generated_study_items(game, seed, count, settings, accept=all_of(predicates), rules=overrides)
     except click.ClickException as exc:
         fail(exc.message)
-    try:
-        if from_dirs:
-            items = study_items_of(collect_items(from_dirs, (), overrides), settings)
-        else:
-            if game is None:
-                fail("--game: give the game to deal, or --from DIR")
-            game = game.lower()
-            predicates = []
-            for text in wheres:
-                try:
-                    predicates.append(parse_constraint(text, game))
-                except ConstraintError as exc:
-                    fail(f"--where {text!r}: {exc}")
-            items = generated_study_items(game, seed, count, settings, accept=all_of(predicates),
-                                          rules=overrides)
     except (RunError, DealError, NoDealFound) as exc:
         fail(str(exc))
     except OptionError as exc:
         fail(f"--rule: {exc}")
 
+
+def _check_games(settings: StudySettings, game: str) -> None:
+    """A tactic written for another game would never apply: say so instead of running."""
+    tactics, _ = resolve(settings.tactics, settings.tactic_file)
+    other = [t.name for t in tactics if t.game not in (None, game)]
+    if other:
+        fail(f"--game {game}: {', '.join(other)} {'is' if len(other) == 1 else 'are'} written for "
+             f"another game")
+
+
+def _constraint(text: str, game: str):
+    try:
+        return parse_constraint(text, game)
+    except ConstraintError as exc:
+        fail(f"--where {text!r}: {exc}")
+
+
+def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, quiet):
     stop = None
     if until_width is not None:
-        def stop(records):
-            rows = summarise(records, tactics, seed, objective)["tactics"]
+        def stop(lines):
+            rows = summarise(records_of(lines), tactics, settings.seed, settings.objective, unit)["tactics"]
             return all(headline_width(row) < until_width for row in rows)
 
     def on_error(item_id: str, message: str) -> None:
@@ -181,41 +230,38 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
 
     bar = RateBar("tactic", enabled=not quiet and sys.stderr.isatty())
     try:
-        run = run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
-                        dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
+        return run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
+                         dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
     except TacticError as exc:
-        bar.close()
-        fail(f"{tactic_file}: {exc}" if tactic_file else str(exc))
+        fail(f"{settings.tactic_file}: {exc}" if settings.tactic_file else str(exc))
     except RunError as exc:
-        bar.close()
         fail(str(exc))
     except KeyboardInterrupt:
-        bar.close()
         fail("interrupted; run the same command again to resume", code=130)
-    bar.close()
-    records = run.used_records()
-    summary = summarise(records, tactics, seed, objective)
-    summary["stopped_early"] = run.stopped_early
-    if cx_dir:
-        Path(cx_dir).mkdir(parents=True, exist_ok=True)
+    finally:
+        bar.close()
+
+
+def _write_examples(summary, records, tactics, examples_dir, cx_dir, count: int, seed: int) -> None:
+    for directory, kinds, key in ((examples_dir, KINDS, "examples"), (cx_dir, ("worst",), "counterexamples")):
+        if not directory:
+            continue
+        Path(directory).mkdir(parents=True, exist_ok=True)
         written = []
         for t in tactics:
-            for name, text in counterexamples(records, t, cx_count):
-                (Path(cx_dir) / name).write_text(text, encoding="utf-8")
-                written.append(str(Path(cx_dir) / name))
-        summary["counterexamples"] = written
-    plotted = None
-    if plot_path:
-        plotted = plot(records, tactics, summary, plot_path)
-    if as_json:
-        emit_json(summary)
-    else:
-        click.echo(tactic_report(summary))
-        if plot_path and not plotted:
-            click.echo("")
-            click.echo("matplotlib is not installed (pip install \"stich[plot]\"): text histograms instead")
-            click.echo(text_histograms(records, tactics, summary))
-    if run.failed:
-        sys.exit(EXIT_OTHER)
-    if any("not_exact" in row for row in summary["tactics"]):
-        sys.exit(EXIT_PARTIAL)
+            for name, text in example_files(records, t.name, kinds, count, seed):
+                (Path(directory) / name).write_text(text, encoding="utf-8")
+                written.append(str(Path(directory) / name))
+        summary[key] = written
+
+
+def _plot(summary: dict, path: str, game: str | None) -> None:
+    if not any(t["policy"]["deals"] for t in summary["tactics"]):
+        click.echo(f"stich: --plot {path}: no tactic applied in these deals: nothing to plot", err=True)
+        return
+    try:
+        forest_plot(summary, path, game)
+    except ImportError:
+        fail(f"--plot {path}: needs matplotlib (pip install \"stich[plot]\")")
+    except (OSError, ValueError) as exc:
+        fail(f"--plot {path}: cannot write the plot: {exc}")

@@ -11,7 +11,6 @@ from test_view import small_cases
 
 from solver.deals.deal import loads
 from solver.search.solve import new_engine, solve
-from solver.tactics.base import play_to
 from solver.view import every_layout, information, sample_layouts
 from solver.view.sampling import count_layouts
 from solver.view.suggest import layout_set, suggest
@@ -44,7 +43,7 @@ def shared_and_fresh(info, layouts, objective="score"):
 def later_position(path: str, plies: int):
     deal = loads((ROOT / path).read_text(encoding="utf-8"), path)
     line = solve(deal, objective="total", tt_megabytes=8).line
-    here = deal.with_play(play_to(deal, list(line[:plies])))
+    here = deal.after(list(line[:plies]))
     return information(here, here.position().to_move + 1)
 
 

@@ -389,49 +389,56 @@ def test_tactic_decisions_past_the_limit_are_counted_apart():
     exact = run(*args)
     assert exact.exit_code == 0, exact.output
     exact_rows = {row["tactic"]: row for row in json.loads(exact.output)["tactics"]}
-    assert all("not_exact" not in row for row in exact_rows.values())
+    assert not any(any(row["not_exact"].values()) for row in exact_rows.values())
     limited = run(*args, "--node-limit", "3000")
     assert limited.exit_code == 5, limited.output
     summary = json.loads(limited.output)
     rows = {row["tactic"]: row for row in summary["tactics"]}
-    assert any("not_exact" in row for row in rows.values())
+    assert any(any(row["not_exact"].values()) for row in rows.values())
     for name, row in rows.items():
-        left_out = row.get("not_exact", {"decisions": 0, "deals": 0})
-        # every decision is either scored exactly or counted apart (none is lost or invented)
-        assert row["decisions"] <= exact_rows[name]["decisions"]
+        left_out, every, full = row["not_exact"], row["oneoff"][1], exact_rows[name]["oneoff"][1]
+        # every decision and run is either scored exactly or counted apart (none lost or invented)
+        assert every["decisions"] <= full["decisions"]
+        assert row["policy"]["runs"] <= exact_rows[name]["policy"]["runs"]
         if left_out["deals"] == 0:
-            assert row["decisions"] + left_out["decisions"] == exact_rows[name]["decisions"]
+            assert every["decisions"] + left_out["decisions"] == full["decisions"]
     assert "NOT EXACT" in report(summary)
 
 
 def test_study_deal_within_a_limit_keeps_exact_decisions():
     from solver.search.solve import new_engine
-    from solver.study.tactic import study_deal
-    from solver.tactics import REGISTRY
+    from solver.study.walk import WalkSettings, walk_deal
+    from solver.tactics import builtin
 
     engine = new_engine(16)
     checked = partial = 0
     for mode in ("elfern", "schafkopf2-schellen"):
-        game = MODES[mode]["game"]
-        tactics = [REGISTRY[name] for name in sorted(REGISTRY) if name.startswith(game + ".")]
+        tactics = builtin(MODES[mode]["game"])
         for seed in range(10):
             deal = loads(generate(mode, seed, "large"))
-            exact = study_deal(deal, tactics, "score", False, engine)
+            exact = walk_deal(deal, tactics, WalkSettings("score"), engine)
             for budget in (20, 300, 3_000):
-                got = study_deal(deal, tactics, "score", False, engine, Limits(nodes=budget))
-                if got.get("exact") is False:
-                    assert got["decisions"] == [] and got["totals"] is None
+                got = walk_deal(deal, tactics, WalkSettings("score", limits=Limits(nodes=budget)), engine)
+                if not got.exact:
+                    assert got.decisions == [] and got.runs == [] and got.totals is None
                     partial += 1
                     continue
-                assert got["line"] == exact["line"] and got["totals"] == exact["totals"]
-                assert [d["ply"] for d in got["decisions"]] == [d["ply"] for d in exact["decisions"]]
-                for mine, right in zip(got["decisions"], exact["decisions"]):
-                    if mine.get("exact") is False:
-                        assert mine["cards"] == []
+                assert got.line == exact.line and got.totals == exact.totals
+                assert [d.ply for d in got.decisions] == [d.ply for d in exact.decisions]
+                for mine, right in zip(got.decisions, exact.decisions):
+                    if not mine.exact:
+                        assert mine.cards == []
                         partial += 1
                     else:
                         assert mine == right
                         checked += 1
+                for mine, right in zip(got.runs, exact.runs):
+                    assert (mine.tactic, mine.seat, mine.policy) == (right.tactic, right.seat, right.policy)
+                    if mine.result is not None:
+                        assert mine == right
+                        checked += 1
+                    else:
+                        partial += 1
     assert checked > 0 and partial > 0
 
 

@@ -1,4 +1,5 @@
-"""The statistics of studies against exact computation on small cases."""
+"""The study's statistics (``solver.study.stats``, scipy underneath) against exact computation
+on small cases: every resample of a bootstrap, every sign flip of a test, every subset."""
 
 from __future__ import annotations
 
@@ -8,137 +9,87 @@ from fractions import Fraction
 
 import pytest
 
-from solver.study.stats import (
-    Z95,
-    bootstrap_interval,
-    bootstrap_means,
-    holm,
-    paired,
-    percentile_interval,
-    sign_test,
-    wilson,
-)
+from solver.study.stats import compare, holm, mean_over_deals, p_text, sign_flip_p, subset_all_optimal
 
 
-def wilson_by_quadratic(k: int, n: int, z: float) -> tuple[float, float]:
-    """The Wilson interval as the roots in p of (k/n - p)^2 = z^2 p (1 - p) / n, solved with
-    the quadratic formula: (1 + z²/n) p² - (2 k/n + z²/n) p + (k/n)² = 0."""
-    h = k / n
-    a = 1 + z * z / n
-    b = -(2 * h + z * z / n)
-    c = h * h
-    root = math.sqrt(b * b - 4 * a * c)
-    return ((-b - root) / (2 * a), (-b + root) / (2 * a))
-
-
-@pytest.mark.parametrize("k,n", [(0, 1), (1, 1), (0, 10), (3, 10), (5, 10), (10, 10), (17, 40), (1, 2000)])
-def test_wilson_is_the_root_of_the_score_equation(k, n):
-    low, high = wilson(k, n)
-    want = wilson_by_quadratic(k, n, Z95)
-    assert low == pytest.approx(max(0.0, want[0]), abs=1e-12)
-    assert high == pytest.approx(min(1.0, want[1]), abs=1e-12)
-    assert low <= k / n <= high
-
-
-def test_wilson_known_value():
-    # 8 of 10: the textbook Wilson interval is [0.4902, 0.9433]
-    low, high = wilson(8, 10)
-    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
-
-
-def exact_bootstrap_means(values):
-    """Every one of the n^n equally likely resamples, enumerated: its mean (exact fractions;
-    sorted as integer sums, which order the same way)."""
+def exact_bootstrap(values):
+    """Every one of the n^n equally likely resamples: its mean, as an exact fraction."""
     n = len(values)
-    sums = sorted(map(sum, itertools.product(values, repeat=n)))
-    return [Fraction(total, n) for total in sums]
+    return sorted(Fraction(sum(pick), n) for pick in itertools.product(values, repeat=n))
 
 
-def exact_quantile(means, q):
-    ordered = sorted(means)
-    return ordered[min(len(ordered) - 1, math.floor(q * len(ordered)))]
+def cdf(means, x) -> float:
+    return sum(1 for m in means if m <= x) / len(means)
 
 
-@pytest.mark.parametrize("values", [[0, 1, 3], [0, 0, 2, 5], [1, 2, 2, 4, 7], [0, 0, 0, 1, 1, 9]])
-def test_bootstrap_interval_matches_the_exact_bootstrap_distribution(values):
-    exact = exact_bootstrap_means(values)
-    # the percentile rule on the enumerated distribution is the exact bootstrap interval
-    low, high = percentile_interval(exact)
-    ordered = sorted(exact)
-    b = len(ordered)
-    assert low == ordered[math.floor(0.025 * b)]
-    assert high == ordered[math.ceil(0.975 * b) - 1]
-    # a seeded Monte Carlo bootstrap lands within the exact quantiles 1.5% to either side
-    mc_low, mc_high = bootstrap_interval(values, resamples=20000, seed=7)
-    eps = 1e-9
-    assert float(exact_quantile(exact, 0.01)) - eps <= mc_low <= float(exact_quantile(exact, 0.04)) + eps
-    assert float(exact_quantile(exact, 0.96)) - eps <= mc_high <= float(exact_quantile(exact, 0.99)) + eps
+@pytest.mark.parametrize("values", [[0, 1, 1, 3], [2, 2, 5, 9, 0], [1, 0, 0, 0, 0, 4], [7, -3, 1, 1, 2]])
+def test_bootstrap_interval_sits_at_the_exact_percentiles(values):
+    """The percentile interval's ends are means a resample can have, at the 2.5% and 97.5%
+    points of the exact bootstrap distribution (within the sampling error of 9,999 draws)."""
+    est = mean_over_deals(values, "t")
+    means = exact_bootstrap([Fraction(v) for v in values])
+    assert est.mean == pytest.approx(sum(values) / len(values))
+    for end, q in ((est.low, 0.025), (est.high, 0.975)):
+        x = Fraction(end).limit_denominator(1000)
+        assert x in means                                       # a mean some resample has
+        below = sum(1 for m in means if m < x) / len(means)
+        assert below <= q + 0.01 and cdf(means, x) >= q - 0.01   # at the exact percentile
 
 
-def test_bootstrap_means_have_the_exact_mean_and_variance():
-    values = [0, 1, 1, 4, 9]
-    means = bootstrap_means(values, resamples=40000, seed=3)
-    n = len(values)
-    mu = sum(values) / n
-    var = sum((v - mu) ** 2 for v in values) / n / n          # variance of a resample mean
-    got = sum(means) / len(means)
-    assert got == pytest.approx(mu, abs=4 * math.sqrt(var / len(means)))
-    got_var = sum((m - got) ** 2 for m in means) / len(means)
-    assert got_var == pytest.approx(var, rel=0.05)
+def test_bootstrap_edge_cases():
+    assert math.isnan(mean_over_deals([], "t").mean)
+    one = mean_over_deals([3.0], "t")
+    assert one.mean == 3 and math.isnan(one.low) and one.deals == 1
+    same = mean_over_deals([2, 2, 2], "t")
+    assert (same.low, same.high) == (2, 2)
+    assert mean_over_deals([1, 5, 2, 8], "seed") == mean_over_deals([1, 5, 2, 8], "seed")   # seeded
 
 
-def test_bootstrap_is_reproducible_and_seed_dependent():
-    values = [0, 2, 3, 3, 8, 1, 0, 4]
-    assert bootstrap_interval(values, seed="a") == bootstrap_interval(values, seed="a")
-    assert bootstrap_means(values, 50, seed="a") != bootstrap_means(values, 50, seed="b")
-    assert bootstrap_interval([2, 2, 2]) == (2.0, 2.0)
+def exact_sign_flip(diffs) -> float:
+    observed = abs(sum(diffs))
+    flips = list(itertools.product((1, -1), repeat=len(diffs)))
+    return sum(1 for s in flips if abs(sum(a * b for a, b in zip(s, diffs))) >= observed - 1e-12) / len(flips)
 
 
-def test_holm_hand_worked():
-    # sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> monotone 0.06
+@pytest.mark.parametrize("diffs", [[1, 2, 0.5, -0.2, 3], [1, 1, 1, 1, 1, 1], [2, -2, 3, -1, 0.5, 4, 1],
+                                   [0.1, -0.3, 0.2], [5, 4, 6, 5, 3, 7, 2, 8, 9, 4]])
+def test_sign_flip_test_is_the_exact_enumeration(diffs):
+    assert sign_flip_p(diffs, "t") == pytest.approx(exact_sign_flip(diffs), abs=1e-12)
+
+
+def test_sign_flip_ignores_zero_differences_and_needs_two():
+    assert sign_flip_p([0, 0, 0], "t") == 1.0
+    assert sign_flip_p([0, 3], "t") == 1.0                    # one non-zero difference: no evidence
+    assert sign_flip_p([0, 1, 2, 3], "t") == pytest.approx(exact_sign_flip([1, 2, 3]))
+
+
+def test_compare_counts_and_mean():
+    c = compare([3, 1, 2, 5], [1, 1, 4, 0], "t")
+    assert (c.lower, c.equal, c.higher) == (1, 1, 2)
+    assert c.estimate.mean == pytest.approx((2 + 0 - 2 + 5) / 4)
+    assert c.p == pytest.approx(exact_sign_flip([2, -2, 5]))
+    with pytest.raises(ValueError):
+        compare([1], [1, 2], "t")
+
+
+def test_holm_known_values():
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
-    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
     assert holm([]) == []
+    assert holm([0.5]) == [0.5]
+    assert holm([0.9, 0.8]) == [1.0, 1.0]                    # 2 x 0.8 capped at 1, then monotone
+    assert holm([0.3, 0.01, 0.04]) == pytest.approx([0.3, 0.03, 0.08])
 
 
-def test_sign_test_against_binomial_by_hand():
-    # 9 of 10 one way: P(X<=1) = 11/1024, two-sided 22/1024
-    assert sign_test(1, 9) == pytest.approx(22 / 1024)
-    assert sign_test(9, 1) == pytest.approx(22 / 1024)
-    assert sign_test(5, 5) == 1.0
-    assert sign_test(0, 0) == 1.0
+@pytest.mark.parametrize("optimal,cards,size", [(2, 5, 2), (3, 3, 2), (0, 4, 1), (4, 6, 3), (1, 6, 1)])
+def test_random_subset_all_optimal_is_the_share_of_subsets(optimal, cards, size):
+    flags = [True] * optimal + [False] * (cards - optimal)
+    subsets = list(itertools.combinations(range(cards), size))
+    share = sum(all(flags[i] for i in s) for s in subsets) / len(subsets)
+    assert subset_all_optimal(optimal, cards, size) == pytest.approx(share)
 
 
-def test_paired_counts_and_mean():
-    result = paired([1, 2, 3, 0], [1, 0, 5, 0], seed=1)
-    assert (result.lower, result.equal, result.higher) == (1, 2, 1)
-    assert result.mean == 0.0
-    assert result.n == 4
-
-
-@pytest.mark.parametrize("groups", [[[0, 1], [3], [2, 2, 5]], [[0], [0, 0, 4], [1, 1], [7], [2, 0]]])
-def test_cluster_bootstrap_matches_the_exact_distribution(groups):
-    """All m^m equally likely picks of whole groups, enumerated: the ratio of sums (exact
-    fractions); the seeded Monte Carlo interval lies within the exact quantiles 1.5% either side."""
-    from solver.study.stats import cluster_bootstrap_interval, cluster_bootstrap_means, group_by
-    m = len(groups)
-    exact = sorted(Fraction(sum(sum(groups[i]) for i in pick), sum(len(groups[i]) for i in pick))
-                   for pick in itertools.product(range(m), repeat=m))
-    low, high = cluster_bootstrap_interval(groups, resamples=20000, seed=5)
-    eps = 1e-9
-    assert float(exact_quantile(exact, 0.01)) - eps <= low <= float(exact_quantile(exact, 0.04)) + eps
-    assert float(exact_quantile(exact, 0.96)) - eps <= high <= float(exact_quantile(exact, 0.99)) + eps
-    means = cluster_bootstrap_means(groups, 20000, seed=5)
-    assert sum(means) / len(means) == pytest.approx(float(sum(exact) / len(exact)), abs=0.05)
-    # groups of one value each: the ordinary bootstrap distribution
-    assert group_by([1, 2, 3, 4], ["a", "b", "a", "c"]) == [[1, 3], [2], [4]]
-
-
-def test_paired_with_groups_resamples_groups():
-    a, b = [1, 2, 0, 5, 3, 3], [0, 2, 1, 1, 3, 0]
-    flat = paired(a, b, seed=2)
-    grouped = paired(a, b, seed=2, groups=["x", "x", "y", "y", "z", "z"])
-    assert (flat.mean, flat.lower, flat.equal, flat.higher) == (grouped.mean, grouped.lower, grouped.equal,
-                                                                 grouped.higher)
-    # three groups with differences (1, 0), (-1, 4), (0, 3): a resample mean is a ratio of their sums
-    assert grouped.interval[0] >= 0.5 - 1e-9 and grouped.interval[1] <= 1.5 + 1e-9
+def test_p_is_never_printed_as_zero():
+    assert p_text(0.0) == "< 1e-300"
+    assert p_text(1e-320) == "< 1e-300"
+    assert p_text(2e-47) == "2e-47"
+    assert p_text(0.5) == "0.50"

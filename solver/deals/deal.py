@@ -156,6 +156,20 @@ class Deal:
                           and play[s[0]][s[1]] == self.play[s[0]][s[1]])
         return loads(replace(self, play=play, shows=shows).dump(), self.source)
 
+    def after(self, moves) -> "Deal":
+        """The deal with ``moves`` played on after its own ``play``: cards, or (card, pair)
+        moves whose pair (a Mariage marriage, by its number in the rules) is shown with a lead."""
+        flat = [c for trick in self.play for c in trick]
+        shows = list(self.shows)
+        n = self.players
+        for move in moves:
+            card, pair = (move, None) if isinstance(move, Card) else (move[0], move[1])
+            if pair is not None:
+                shows.append((len(flat) // n, len(flat) % n, self.rule_set.pairs[pair][0].suit))
+            flat.append(card)
+        play = tuple(tuple(flat[i:i + n]) for i in range(0, len(flat), n))
+        return self.with_play(play, tuple(shows))
+
     def with_rules(self, overrides: dict[str, Any]) -> "Deal":
         """The same deal with some options changed, e.g. from ``--rule must_head=true``."""
         rules = dict(self.rules)

@@ -1,37 +1,84 @@
-"""Running a user's Python file (``--predicate-file``, ``--tactic-file``) as a module.
+"""Reading the user's files: one bounded reader for every file stich is given, and one
+loader for the Python ones (``--predicate``, ``--tactic-file``).
 
-One loader, so that every user file fails the same way: a ``UserFileError`` with one line
-naming the file, what went wrong and, when the file itself raised, its line number.
+Every file goes through ``read_bytes``: a file that is not a regular file (a device, a pipe,
+a directory) or is larger than its limit fails at once with one line, before anything is
+read into memory beyond the limit.  A user's Python file fails the same way whatever goes
+wrong: a ``UserFileError`` naming the file, what went wrong and, when the file itself raised,
+its line number.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import os
+import stat
+import sys
+import types
 from pathlib import Path
 from types import ModuleType
 
+MAX_BYTES = 1 << 20            # 1 MB: deal files, rule files, tactic and predicate files
+
 
 class UserFileError(ValueError):
-    """A user's Python file cannot be read or raised while it ran."""
+    """A user's file cannot be read, is too large, or (Python) raised while it ran."""
+
+
+def read_bytes(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of ``path`` (at most ``limit``); ``what`` names the file's role in messages
+    ("rule file", "tactic file")."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc))
+        raise UserFileError(f"{path}: {reason} (the {what})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UserFileError(f"{path}: not a regular file (the {what})")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise UserFileError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise UserFileError(f"{path}: the {what} is larger than {limit // (1 << 20)} MB")
+    return b"".join(chunks)
+
+
+def read_text(path: str | Path, what: str, limit: int = MAX_BYTES) -> str:
+    """The text of ``path`` (UTF-8, at most ``limit`` bytes)."""
+    data = read_bytes(path, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserFileError(f"{Path(path)}: the {what} is not UTF-8 text (byte {exc.start})") from None
+
+
+def digest(path: str | Path, what: str) -> str:
+    """The SHA-256 of a user's file (what a resumable run checks it against)."""
+    return hashlib.sha256(read_bytes(path, what)).hexdigest()
 
 
 def load_module(path: str | Path, what: str) -> ModuleType:
     """Run ``path`` as a fresh module; ``what`` names the file's role in messages
     ("tactic file", "predicate file")."""
     path = Path(path)
-    if not path.is_file():
-        raise UserFileError(f"{path}: no such file (the {what})")
+    source = read_bytes(path, what)
+    name = f"stich_user_{hashlib.sha256(source).hexdigest()[:12]}"
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module        # what dataclasses and pickling look a module up by
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    except OSError as exc:
-        raise UserFileError(f"{path}: cannot read the {what}: {exc.strerror}") from None
-    spec = importlib.util.spec_from_file_location(f"stich_user_{digest}", path)
-    if spec is None or spec.loader is None:
-        raise UserFileError(f"{path}: cannot load the {what} as Python")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
+        code = compile(source, str(path), "exec")
+        exec(code, module.__dict__)  # noqa: S102 - running the user's own file is the point
     except Exception as exc:  # noqa: BLE001 - the user's file may raise anything
         raise UserFileError(f"{path}: loading the {what} raised {type(exc).__name__}"
                             f"{_line_in(path, exc)}: {exc}") from None
@@ -40,6 +87,8 @@ def load_module(path: str | Path, what: str) -> ModuleType:
 
 def _line_in(path: Path, exc: BaseException) -> str:
     """' (line N)' for the deepest frame of the traceback that lies in ``path``."""
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        return f" (line {exc.lineno})"
     line = ""
     tb = exc.__traceback__
     while tb is not None:

@@ -172,28 +172,13 @@ class Position:
             if card not in self.held(seat):
                 return f"{self._text(card)} is not held by seat {seat + 1}"
             return f"{self._text(card)} is face down under another card of seat {seat + 1}"
-        if not self.trick:
-            return None
-        rule = rules.stock_follow if self.stock_phase() else rules.follow
-        led = rules.effective_suit[self.trick[0]]
-        allowed = options
-        duty = ""
-        if rule.follow_suit:
-            same = [c for c in options if rules.effective_suit[c] == led]
-            if same:
-                allowed, duty = same, f"must follow {self._suit_text(led)}"
-            elif rule.must_trump and rules.trump is not None:
-                trumps = [c for c in options if rules.is_trump(c)]
-                if trumps:
-                    allowed, duty = trumps, "cannot follow and must trump"
-        if rule.must_beat:
-            best = self.trick[self.rules.trick_winner(self.trick)]
-            beaters = [c for c in allowed if rules.beats(c, best)]
-            if beaters:
-                allowed = beaters
-                duty = (duty + " and " if duty else "") + f"must beat {self._text(best)}"
+        allowed, duties = rules.allowed(options, self.trick, self.stock_phase())
         if card in allowed:
             return None
+        led = rules.effective_suit[self.trick[0]]
+        words = {"follow": f"must follow {self._suit_text(led)}", "trump": "cannot follow and must trump",
+                 "beat": f"must beat {self._text(self.trick[rules.trick_winner(self.trick)])}"}
+        duty = " and ".join(words[d] for d in duties)
         return f"seat {seat + 1} {duty} (holds {' '.join(self._text(c) for c in allowed)})"
 
     def _text(self, card: Card) -> str:

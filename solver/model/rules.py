@@ -114,6 +114,29 @@ class RuleSet:
             return self.power[card] > self.power[best]
         return self.trump is not None and suit == self.trump
 
+    def allowed(self, options: list[Card], trick: list[Card], stock_phase: bool) -> tuple[list[Card], tuple[str, ...]]:
+        """The cards of ``options`` a follower may play to ``trick`` (all of them at a lead),
+        and the duties that narrowed them ("follow", "trump", "beat")."""
+        if not trick:
+            return list(options), ()
+        rule = self.stock_follow if stock_phase else self.follow
+        led = self.effective_suit[trick[0]]
+        allowed, duties = list(options), ()
+        if rule.follow_suit:
+            same = [c for c in options if self.effective_suit[c] == led]
+            if same:
+                allowed, duties = same, ("follow",)
+            elif rule.must_trump and self.trump is not None:
+                trumps = [c for c in options if self.is_trump(c)]
+                if trumps:
+                    allowed, duties = trumps, ("trump",)
+        if rule.must_beat:
+            best = trick[self.trick_winner(trick)]
+            beaters = [c for c in allowed if self.beats(c, best)]
+            if beaters:
+                allowed, duties = beaters, duties + ("beat",)
+        return allowed, duties
+
     def trick_winner(self, cards: list[Card]) -> int:
         """Index in ``cards`` (play order) of the card that wins the trick."""
         best = 0

@@ -1,169 +1,307 @@
-"""The report of ``stich tactic``: the study's tables, text histograms and plots."""
+"""The report of ``stich tactic``: a sentence per tactic a card player reads first, then the
+tables (at most 120 columns), the breakdowns, and the forest plot of the study.
+
+Every figure names its estimand: the headline is the whole deal played by the advice (each
+deal once), the one-off tables are either each deal's first decision or every decision with
+the deals weighted equally.
+"""
 
 from __future__ import annotations
 
 import math
+import textwrap
 
 from tabulate import tabulate
 
-from solver.study.tactic import regret_lists
+from solver.study.stats import p_text
+
+UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
+WIDTH = 120
+CONDITIONAL_LINES = 6            # per tactic in the text report (all of them in --json)
 
 
-def _fmt(x, digits: int = 2) -> str:
+def _x(x, digits: int = 2) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
-def _ci(part: dict, digits: int = 2) -> str:
-    low, high = part["interval"]
-    return f"{_fmt(part['mean'], digits)} [{_fmt(low, digits)}, {_fmt(high, digits)}]"
-
-
-def _pct(part: dict) -> str:
-    if not part["n"]:
+def _ci(part: dict | None, digits: int = 2) -> str:
+    """'4.90 [3.50, 6.60]': a mean and its 95% interval."""
+    if not part or part.get("mean") is None:
         return "–"
     low, high = part["interval"]
-    return f"{100 * part['share']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+    if low is None:
+        return _x(part["mean"], digits)
+    return f"{_x(part['mean'], digits)} [{_x(low, digits)}, {_x(high, digits)}]"
 
 
-def tactic_report(summary: dict) -> str:
-    rows, detail, outcome = [], [], []
+def _pct(part: dict | None) -> str:
+    """'15% [0, 38]': a share and its 95% interval, in percent."""
+    if not part or part.get("mean") is None:
+        return "–"
+    low, high = part["interval"]
+    if low is None:
+        return f"{100 * part['mean']:.0f}%"
+    return f"{100 * part['mean']:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
+
+
+def _short(name: str, game_prefix: str | None) -> str:
+    """A tactic's name in a table: without its game (said in the title), ``dd.`` for the
+    double-dummy readings."""
+    name = name.replace("double_dummy.", "dd.")
+    if game_prefix:
+        name = name.replace(f"{game_prefix}.", "")
+    return name
+
+
+def _game_prefix(summary: dict) -> str | None:
+    games = {t["tactic"].replace("double_dummy.", "").split(".")[0] for t in summary["tactics"]}
+    return games.pop() if len(games) == 1 else None
+
+
+# --- a sentence per tactic -----------------------------------------------------------------------
+
+def sentence(row: dict) -> str:
+    """What following the advice costs, in one plain sentence."""
+    unit = UNIT_WORDS.get(row["unit"], row["unit"] or "")
+    policy = row["policy"]
+    head = f"{row['tactic']} — \"{row['summary'].rstrip('.')}\""
+    if not policy["deals"]:
+        return f"{head}: never applied in these {row['deals']} deals."
+    cost, random_cost = policy["cost"]["uniform"], policy["cost"]["random"]
+    diff = policy["vs_random"]
+    better = "less" if diff["mean"] < 0 else "more"
+    text = (f"{head}: following it for a whole deal costs {_ci(cost)} {unit} against perfect play; "
+            f"a random card at the same moments costs {_ci(random_cost)}, so the advice costs "
+            f"{_x(abs(diff['mean']))} {better} (advice − random {_ci(diff)}, p {_p_words(diff)}).")
+    worse = policy.get("worse_outcome", {})
+    if worse.get("uniform") and worse["uniform"].get("mean") is not None:
+        text += (f" The outcome is worse than perfect play's in {100 * worse['uniform']['mean']:.0f}% of deals "
+                 f"(random card: {100 * worse['random']['mean']:.0f}%).")
+    text += f" [{policy['deals']} deals, {policy['runs']} seats]"
+    if "same_as" in row:
+        text += f" Same advice as {row['same_as']} on every deal here."
+    return text
+
+
+def _p_words(test: dict) -> str:
+    """'= 0.03 Holm' for a sentence."""
+    words = _p(test)
+    return (words if words.startswith("<") else f"= {words}") + (" Holm" if "p_holm" in test else "")
+
+
+def _p(test: dict) -> str:
+    """The Holm-adjusted p-value (the raw one where no family was formed)."""
+    return p_text(test.get("p_holm", test.get("p")))
+
+
+# --- the tables ---------------------------------------------------------------------------------------
+
+def headline_table(summary: dict, prefix: str | None) -> str:
+    rows = []
     for t in summary["tactics"]:
-        vs = t["vs_opposite"]
-        rows.append([t["tactic"], t["decisions"], f"{t['deals_applied']}/{t['deals']}",
-                     _pct(t["advice"]["optimal"]), _ci(t["advice"]["regret"]),
-                     _ci(t["opposite"]["regret"]), _ci(vs),
-                     f"{vs['lower']}/{vs['equal']}/{vs['higher']}",
-                     f"{vs.get('p_holm', vs['p_sign']):.3g}"])
-        detail.append([t["tactic"], _fmt(t["advice"]["best_case_regret"]),
-                       _pct(t["random"]["optimal"]), _ci(t["random"]["regret"]),
-                       _pct(t["opposite"]["optimal"]), _ci(t["vs_random"]), t["all_advised"],
-                       t["deals_never"]])
-        if "level_lost" in t["advice"]:
-            outcome.append([t["tactic"]] + [f"{100 * t[p][k]:.1f}%" if t[p].get(k) == t[p].get(k) else "–"
-                                            for p in ("advice", "random", "opposite")
-                                            for k in ("level_lost", "win_lost")])
-    units = sorted({t["unit"] for t in summary["tactics"] if t["unit"]})
-    unit = " or ".join(units) or "the game's unit"
-    parts = [f"{summary['deals']} deals, objective {summary['objective']}, regret in {unit} "
-             f"(95% intervals: Wilson for shares, seeded bootstrap for means)", "",
-             tabulate(rows, headers=["tactic", "decisions", "deals applied", "advice optimal",
-                                     "advice regret", "opposite regret", "advice − opposite",
-                                     "better/equal/worse", "p (Holm)"], tablefmt="simple"),
-             "",
-             tabulate(detail, headers=["tactic", "best-case regret", "random optimal", "random regret",
-                                       "opposite optimal", "advice − random", "all cards advised",
-                                       "deals never"], tablefmt="simple")]
-    left_out = [f"{t['tactic']}: {t['not_exact']['decisions']} decisions and {t['not_exact']['deals']} "
-                f"deals hit the limit and are left out of these figures"
-                for t in summary["tactics"] if "not_exact" in t]
-    if left_out:
-        parts += ["", "NOT EXACT (a limit was hit):", *left_out]
-    view = [t for t in summary["tactics"] if t.get("player", {}).get("decisions")]
-    if view:
-        parts += ["", "Player's view (expected over the hidden layouts the mover cannot tell apart; "
-                      "bias = double-dummy − player's view, bootstrap 95% over deals):",
-                  tabulate([[t["tactic"], t["player"]["decisions"], f"{t['player']['layouts']:.1f}",
-                             _pct(t["advice"]["optimal"]), _pct(t["player"]["optimal"]),
-                             _ci(t["player"]["bias_optimal"], 3),
-                             _ci(t["advice"]["regret"]), _ci(t["player"]["regret"]),
-                             _ci(t["player"]["bias_regret"])] for t in view],
-                           headers=["tactic", "decisions", "layouts", "dd optimal", "pv optimal",
-                                    "bias: optimal", "dd regret", "pv regret", "bias: regret"],
-                           tablefmt="simple")]
+        p = t["policy"]
+        if not p["deals"]:
+            rows.append([_short(t["tactic"], prefix), 0] + ["–"] * 5)
+            continue
+        cost = p["cost"]
+        rows.append([_short(t["tactic"], prefix), p["deals"], _ci(cost["uniform"]),
+                     f"{_x(cost['best']['mean'])}–{_x(cost['worst']['mean'])}", _ci(cost["random"]),
+                     _ci(p["vs_random"]), _p(p["vs_random"])])
+    return tabulate(rows, headers=["tactic", "deals", "advice", "best–worst", "random card",
+                                   "advice − random", "p Holm"], tablefmt="simple", disable_numparse=True)
+
+
+def outcome_table(summary: dict, prefix: str | None) -> str | None:
+    rows = []
+    for t in summary["tactics"]:
+        worse = t["policy"].get("worse_outcome")
+        if not worse or not t["policy"]["deals"]:
+            continue
+        lost = t["policy"].get("levels_lost", {}).get("uniform", {})
+        rows.append([_short(t["tactic"], prefix), _pct(worse["uniform"]), _pct(worse["random"]),
+                     ", ".join(f"{level} {100 * share:.0f}%" for level, share in lost.items()) or "–"])
+    if not rows:
+        return None
+    return tabulate(rows, headers=["tactic", "worse outcome: advice", "random card",
+                                   "levels lost following the advice"], tablefmt="simple",
+                    disable_numparse=True)
+
+
+def oneoff_tables(summary: dict, prefix: str | None) -> list[tuple[str, str]]:
+    """(heading, table) of the one-off decisions: optimal cards, by points where that differs
+    from keeping the outcome (objective score), and regret."""
+    keeps, points, costs = [], [], []
+    for t in summary["tactics"]:
+        for row in t["oneoff"]:
+            if not row["decisions"]:
+                continue
+            name, est = _short(t["tactic"], prefix), row["estimand"].split()[0]
+            k, b, r = row["keeps_outcome"], row["best_by_points"], row["regret"]
+            keeps.append([name, est, row["decisions"], row["deals"], _pct(k["advised"]), _pct(k["random"]),
+                          _pct(k["every_advised"]), _pct(k["random_subset"])])
+            points.append([name, est, _pct(b["advised"]), _pct(b["random"])])
+            costs.append([name, est, _ci(r["advised"]), _ci(r["random"]), _ci(row["vs_random"]),
+                          _p(row["vs_random"]), _x(r["hindsight"]["mean"])])
+    optimal = "keeps the outcome" if summary["objective"] == "score" else "is best by points"
+    out = [(f"the chance that the card played {optimal}: a uniformly chosen advised card, a random legal card; "
+            f"that all advised cards do, and all of a random subset of as many legal cards.",
+            tabulate(keeps, headers=["tactic", "est.", "decisions", "deals", "advised", "random card",
+                                     "all advised", "subset"], tablefmt="simple", disable_numparse=True))]
+    if summary["objective"] == "score":
+        out.append(("the chance that the card played is best by points (a card can keep the outcome "
+                    "and still give points away).",
+                    tabulate(points, headers=["tactic", "est.", "advised", "random card"], tablefmt="simple",
+                             disable_numparse=True)))
+    out.append(("regret in the game's unit (the best card's total minus the card's); hindsight: the best "
+                "card the advice rules out, picked knowing every card (a column only, never tested).",
+                tabulate(costs, headers=["tactic", "est.", "advised card", "random card", "advised − random",
+                                         "p Holm", "hindsight"], tablefmt="simple", disable_numparse=True)))
+    return out
+
+
+def player_tables(summary: dict, prefix: str | None) -> str | None:
+    rows = []
+    for t in summary["tactics"]:
+        p = t["policy"].get("player")
+        if p:
+            rows.append([_short(t["tactic"], prefix), "whole deal", _ci(p["uniform"]), _ci(p["random"]),
+                         _ci(p["vs_random"]), _p(p["vs_random"])])
+        for row in t["oneoff"]:
+            if row.get("player"):
+                pv = row["player"]
+                est = "first" if row["estimand"].startswith("first") else "every"
+                rows.append([_short(t["tactic"], prefix), est, _ci(pv["advised"]), _ci(pv["random"]),
+                             _ci(pv["vs_random"]), _p(pv["vs_random"])])
+    if not rows:
+        return None
+    return tabulate(rows, headers=["tactic", "estimand", "advice", "random card", "advice − random", "p Holm"],
+                    tablefmt="simple", disable_numparse=True)
+
+
+def by_tables(summary: dict, prefix: str | None) -> str | None:
+    rows = []
+    feature = None
+    for t in summary["tactics"]:
+        if "by" not in t:
+            continue
+        feature = t["by"]["feature"]
+        for group in t["by"]["groups"]:
+            p, every = group["policy"], group["oneoff"][1]
+            rows.append([_short(t["tactic"], prefix), "–" if group["value"] is None else group["value"],
+                         p["deals"], _ci(p["cost"].get("uniform")), _ci(p["cost"].get("random")),
+                         every["decisions"], _ci(every["regret"]["advised"]), _x(every["regret"]["random"]["mean"])])
+    if feature is None:
+        return None
+    return (_fill(f"By {feature} (whole deal: {feature} at the seat's first use of the advice, cost of "
+                  f"the advice and of a random card; one-off: every decision, deals weighted equally, "
+                  f"regret of the advised and of a random card):") + "\n"
+            + tabulate(rows, headers=["tactic", feature, "deals", "deal: advice", "random", "dec.",
+                                      "one-off: advised", "random"],
+                       tablefmt="simple", disable_numparse=True))
+
+
+def conditional_text(summary: dict, prefix: str | None) -> str | None:
+    lines = []
+    for t in summary["tactics"]:
+        found = t.get("conditional", [])
+        for c in found[:CONDITIONAL_LINES]:
+            d = c["advice_minus_random"]
+            low, high = sorted(abs(x) for x in d["interval"])
+            lines.append(f"  {_short(t['tactic'], prefix)}, when {c['feature']} = {c['value']}: "
+                         f"{c['verdict']} than a random card by {_x(abs(d['mean']))} ({_x(low)} to "
+                         f"{_x(high)}; {c['deals']} deals, {c['decisions']} decisions)")
+        if len(found) > CONDITIONAL_LINES:
+            lines.append(f"  {_short(t['tactic'], prefix)}: {len(found) - CONDITIONAL_LINES} more in --json")
+    if not lines:
+        return None
+    return (_fill("When does the advice hold?  Situations where one decision by the advice beats a random "
+                  "card, or loses to one (one feature's value; the interval over deals leaves out 0; "
+                  "exploratory: many situations are looked at):") + "\n" + "\n".join(lines))
+
+
+def _fill(text: str) -> str:
+    return textwrap.fill(text, WIDTH, subsequent_indent="  ")
+
+
+def tactic_report(summary: dict, game: str | None = None) -> str:
+    prefix = _game_prefix(summary)
+    unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "the game's unit")
+    title = (f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}, "
+             f"costs in {unit}; [95% intervals] over deals (bootstrap), p from a sign-flip test over deals "
+             f"(Holm over the tactics)")
+    parts = [_fill(title), ""]
+    parts += [_fill(sentence(t)) for t in summary["tactics"]]
+    parts += ["", _fill("Following the advice for a whole deal: the cost against perfect play (estimand: the "
+                        "whole deal played by the advice, each deal once as the mean over the seats it "
+                        "applied to). advice: a uniform pick among the advised cards; best–worst: always "
+                        "the best or the worst of them; random card: a random legal card at the same "
+                        "moments."),
+              headline_table(summary, prefix)]
+    outcome = outcome_table(summary, prefix)
     if outcome:
-        parts += ["", "Outcome changes (share of decisions, mean over the cards followed):",
-                  tabulate(outcome, headers=["tactic", "advice: level lost", "advice: win lost",
-                                             "random: level lost", "random: win lost",
-                                             "opposite: level lost", "opposite: win lost"],
-                           tablefmt="simple")]
+        parts += ["", "Outcomes (share of deals whose outcome is worse than perfect play's):", outcome]
+    parts += ["", _fill("One decision at a time, on the optimal line (est.: first = each deal's first "
+                        "decision where the advice applied; every = every such decision, the deals weighted "
+                        "equally).")]
+    for heading, table in oneoff_tables(summary, prefix):
+        parts += ["", _fill(heading[0].upper() + heading[1:]), table]
+    player = player_tables(summary, prefix)
+    if player:
+        parts += ["", _fill("From the player's view (expected loss over the layouts the mover cannot tell "
+                            "apart):"), player]
+    for extra in (by_tables(summary, prefix), conditional_text(summary, prefix)):
+        if extra:
+            parts += ["", extra]
+    left = _left_out(summary)
+    if left:
+        parts += ["", "NOT EXACT (a limit was hit; left out of every figure):", *left]
     return "\n".join(parts)
 
 
-def text_histograms(records, tactics, summary: dict) -> str:
-    """Regret distributions as text, for when matplotlib is not installed."""
-    lines = []
-    for tactic, row in zip(tactics, summary["tactics"]):
-        unit = row["unit"]
-        lists = regret_lists(records, tactic)
-        values = [v for vs in lists.values() for v in vs]
-        if not values:
-            continue
-        top = max(values)
-        edges = sorted({0.0, *[top * k / 8 for k in range(1, 9)]}) if top > 0 else [0.0]
-        lines.append(f"{tactic.name}: regret ({unit}) of the advice / random card / opposite advice")
-        for k, edge in enumerate(edges):
-            low = edges[k - 1] if k else None
-            label = "0" if low is None else f"({low:.1f}, {edge:.1f}]"
-            counts = []
-            for part in ("advice", "random", "opposite"):
-                vs = lists[part]
-                c = sum(1 for v in vs if (v == 0 if low is None else low < v <= edge))
-                counts.append(f"{part[:3]} {'#' * round(30 * c / len(vs)) if vs else '':<30}")
-            lines.append(f"  {label:>14} " + " ".join(counts))
-    return "\n".join(lines)
+def _left_out(summary: dict) -> list[str]:
+    out = []
+    for t in summary["tactics"]:
+        n = t["not_exact"]
+        if any(n.values()):
+            out.append(f"  {t['tactic']}: {n['deals']} deals, {n['decisions']} decisions, {n['runs']} runs")
+    return out
 
 
-def plot(records, tactics, summary: dict, path: str) -> bool:
-    """Regret distributions and share-optimal intervals; False if matplotlib is missing."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    rows = summary["tactics"]
-    viewed = any(row.get("player", {}).get("decisions") for row in rows)
-    fig, axes = plt.subplots(len(rows), 3 if viewed else 2, figsize=(16 if viewed else 11, 2.4 * len(rows) + 0.6),
-                             squeeze=False)
-    colours = {"advice": "tab:blue", "random": "tab:grey", "opposite": "tab:orange"}
-    for k, (tactic, row) in enumerate(zip(tactics, rows)):
-        lists = regret_lists(records, tactic)
-        left, right = axes[k][:2]
-        top = max([max(v) for v in lists.values() if v] + [1])
-        bins = [x - 0.5 for x in range(0, int(math.ceil(top)) + 2)] if top <= 40 else 30
-        for part, values in lists.items():
-            if values:
-                left.hist(values, bins=bins, histtype="step", density=True, label=part,
-                          color=colours[part], linewidth=1.5)
-        left.set_title(f"{tactic.name} ({row['decisions']} decisions)", fontsize=9)
-        left.set_xlabel(f"regret ({row['unit']})", fontsize=8)
-        left.tick_params(labelsize=7)
-        if k == 0:
-            left.legend(fontsize=7)
-        for y, part in enumerate(("advice", "random", "opposite")):
-            share = row[part]["optimal"]
-            if share["n"]:
-                low, high = share["interval"]
-                right.errorbar([share["share"]], [y], xerr=[[share["share"] - low], [high - share["share"]]],
-                               fmt="o", color=colours[part], capsize=3)
-        right.set_yticks([0, 1, 2], ["advice", "random", "opposite"], fontsize=7)
-        right.set_xlim(0, 1)
-        right.set_xlabel("share optimal, Wilson 95%", fontsize=8)
-        right.tick_params(labelsize=7)
-        if viewed:
-            _plot_bias(axes[k][2], row)
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None} if path.endswith(".png") else {"Date": None})
-    plt.close(fig)
-    return True
+# --- the forest plot -----------------------------------------------------------------------------------
 
-
-def _plot_bias(axis, row: dict) -> None:
-    """The regret of the advice double-dummy, from the player's view, and their difference
-    (the double-dummy bias), each with its bootstrap 95% interval; zero marked."""
-    view = row.get("player", {})
-    parts = [("double-dummy", row["advice"]["regret"], "tab:blue"),
-             ("player's view", view.get("regret"), "tab:green"),
-             ("bias (dd − pv)", view.get("bias_regret"), "tab:red")]
-    for y, (label, part, colour) in enumerate(parts):
-        if part and part.get("interval") and part.get("mean") is not None:
+def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
+    """Per tactic: what following the advice for a whole deal costs, what a random card at the
+    same moments costs, and the best card the advice rules out at its first decision (in
+    hindsight), each with its 95% interval over deals, against a zero line."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = [t for t in summary["tactics"] if t["policy"]["deals"]]
+    prefix = _game_prefix(summary)
+    unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "")
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.55 * max(1, len(rows))))
+    marks = (("advice (whole deal)", lambda t: t["policy"]["cost"]["uniform"], "o", "tab:blue", -0.2),
+             ("random card (whole deal)", lambda t: t["policy"]["cost"]["random"], "s", "tab:gray", 0.0),
+             ("best other card, in hindsight (first decision)",
+              lambda t: t["oneoff"][0]["regret"]["hindsight"], "^", "tab:orange", 0.2))
+    for label, get, marker, colour, offset in marks:
+        xs, lows, highs, ys = [], [], [], []
+        for k, t in enumerate(rows):
+            part = get(t)
+            if part.get("mean") is None:
+                continue
             low, high = part["interval"]
-            axis.errorbar([part["mean"]], [y], xerr=[[part["mean"] - low], [high - part["mean"]]],
-                          fmt="o", color=colour, capsize=3)
-    axis.axvline(0, color="black", linewidth=0.6)
-    axis.set_yticks(range(len(parts)), [p[0] for p in parts], fontsize=7)
-    axis.set_ylim(-0.5, len(parts) - 0.5)
-    axis.set_xlabel(f"mean regret of the advice ({row['unit']}), bootstrap 95%", fontsize=8)
-    axis.set_title(f"player's view: {view.get('decisions', 0)} decisions, "
-                   f"{view.get('layouts', 0):.1f} layouts each", fontsize=9)
-    axis.tick_params(labelsize=7)
+            xs.append(part["mean"])
+            lows.append(part["mean"] - (low if low is not None else part["mean"]))
+            highs.append((high if high is not None else part["mean"]) - part["mean"])
+            ys.append(len(rows) - 1 - k + offset)
+        ax.errorbar(xs, ys, xerr=[lows, highs], fmt=marker, color=colour, label=label, capsize=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([_short(t["tactic"], prefix) for t in reversed(rows)])
+    ax.set_xlabel(f"cost in {unit} against perfect play (95% interval over deals)")
+    ax.set_title(f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}")
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

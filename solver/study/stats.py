@@ -1,109 +1,105 @@
-"""Statistics for studies: Wilson intervals, seeded bootstrap intervals, paired differences,
-the exact sign test and Holm's correction.  Pure Python; each is tested against an exact
-computation on small cases (tests/test_stats.py).
+"""Statistics for the tactics study, at the level of deals.
+
+The decisions of one deal are not independent (the same cards, the same line), so every
+figure here takes one value per deal: a mean over deals, an interval from a bootstrap that
+resamples deals (``scipy.stats.bootstrap``), and a test of a paired difference that flips the
+sign of each deal's difference (``scipy.stats.permutation_test``, exact for few deals).  Holm's
+correction, which scipy lacks, is the one piece written here.  Everything is seeded, so a
+report depends only on its records and the study's seed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
 from dataclasses import dataclass
+from math import comb
 from typing import Sequence
 
-Z95 = 1.959963984540054          # the 97.5% point of the standard normal
-DEFAULT_RESAMPLES = 1000
+import numpy as np
+from scipy import stats
+
+RESAMPLES = 9999
+LEVEL = 0.95
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (95% by default); (0, 1) when n is 0."""
+def rng_for(seed: int | str) -> np.random.Generator:
+    """A generator fixed by any seed text (the study's seed and what is being estimated)."""
+    digest = hashlib.sha256(f"stich-stats:{seed}".encode("utf-8")).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over deals with its 95% bootstrap interval (NaN ends when fewer than 2 deals)."""
+
+    mean: float
+    low: float
+    high: float
+    deals: int
+
+    def as_json(self) -> dict:
+        return {"mean": _num(self.mean), "interval": [_num(self.low), _num(self.high)], "deals": self.deals}
+
+
+def _num(x: float) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+def mean_over_deals(values: Sequence[float], seed: int | str) -> Estimate:
+    """The mean of one value per deal, with a percentile bootstrap interval over deals."""
+    data = np.asarray(values, dtype=float)
+    n = len(data)
     if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return (low, high)
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = float(data.mean())
+    if n < 2:
+        return Estimate(mean, math.nan, math.nan, n)
+    if np.all(data == data[0]):
+        return Estimate(mean, mean, mean, n)
+    result = stats.bootstrap((data,), np.mean, n_resamples=RESAMPLES, confidence_level=LEVEL,
+                             method="percentile", random_state=rng_for(seed), vectorized=True)
+    low, high = result.confidence_interval
+    return Estimate(mean, float(low), float(high), n)
 
 
-def percentile_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
-    """The percentile interval of a sample of statistics: the order statistics at
-    floor(a B) and ceil((1 - a) B) - 1 (0-based, a = (1 - level) / 2) of the B sorted values."""
-    ordered = sorted(values)
-    b = len(ordered)
-    if b == 0:
-        return (math.nan, math.nan)
-    alpha = (1 - level) / 2
-    low = min(b - 1, int(math.floor(alpha * b + 1e-9)))
-    high = max(0, int(math.ceil((1 - alpha) * b - 1e-9)) - 1)
-    return (ordered[low], ordered[high])
+@dataclass(frozen=True)
+class Comparison:
+    """A paired difference a - b, one value per deal: its mean and interval, how many deals
+    it is below / equal to / above zero, and the sign-flip test's two-sided p."""
+
+    estimate: Estimate
+    lower: int
+    equal: int
+    higher: int
+    p: float
+
+    def as_json(self) -> dict:
+        return {**self.estimate.as_json(), "lower": self.lower, "equal": self.equal,
+                "higher": self.higher, "p": self.p}
 
 
-def bootstrap_means(values: Sequence[float], resamples: int = DEFAULT_RESAMPLES, seed: int | str = 0
-                    ) -> list[float]:
-    """Means of ``resamples`` resamples with replacement, from a seeded generator (the same
-    seed and data always give the same means)."""
-    n = len(values)
-    if n == 0:
-        return []
-    rng = random.Random(f"stich-bootstrap:{seed}")
-    data = list(values)
-    return [sum(rng.choices(data, k=n)) / n for _ in range(resamples)]
+def compare(a: Sequence[float], b: Sequence[float], seed: int | str) -> Comparison:
+    """The paired difference of two per-deal values."""
+    if len(a) != len(b):
+        raise ValueError("paired samples must have the same length")
+    diffs = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    lower, higher = int((diffs < 0).sum()), int((diffs > 0).sum())
+    return Comparison(mean_over_deals(diffs, seed), lower, len(diffs) - lower - higher, higher,
+                      sign_flip_p(diffs, seed))
 
 
-def bootstrap_interval(values: Sequence[float], resamples: int = DEFAULT_RESAMPLES,
-                       seed: int | str = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval (95% by default) for the mean, seeded and reproducible.
-    A sample whose values are all equal gives that value at both ends."""
-    if not values:
-        return (math.nan, math.nan)
-    if min(values) == max(values):
-        return (float(values[0]), float(values[0]))
-    return percentile_interval(bootstrap_means(values, resamples, seed), level)
-
-
-def cluster_bootstrap_means(groups: Sequence[Sequence[float]], resamples: int = DEFAULT_RESAMPLES,
-                            seed: int | str = 0) -> list[float]:
-    """Means over resamples of whole groups (e.g. the decisions of one deal, which are not
-    independent): each resample draws as many groups as there are, with replacement, and
-    takes the mean of all their values (sum over count).  Seeded and reproducible."""
-    sized = [(sum(g), len(g)) for g in groups if len(g)]
-    m = len(sized)
-    if m == 0:
-        return []
-    rng = random.Random(f"stich-cluster-bootstrap:{seed}")
-    out = []
-    for _ in range(resamples):
-        picks = rng.choices(sized, k=m)
-        out.append(sum(p[0] for p in picks) / sum(p[1] for p in picks))
-    return out
-
-
-def cluster_bootstrap_interval(groups: Sequence[Sequence[float]], resamples: int = DEFAULT_RESAMPLES,
-                               seed: int | str = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval for the mean of all values, resampling whole groups."""
-    values = [v for g in groups for v in g]
-    if not values:
-        return (math.nan, math.nan)
-    if min(values) == max(values):
-        return (float(values[0]), float(values[0]))
-    return percentile_interval(cluster_bootstrap_means(groups, resamples, seed), level)
-
-
-def mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else math.nan
-
-
-def sign_test(better: int, worse: int) -> float:
-    """Exact two-sided sign test p-value (ties dropped): the chance of a split at least this
-    uneven if better and worse were equally likely."""
-    m = better + worse
-    if m == 0:
+def sign_flip_p(diffs: Sequence[float], seed: int | str) -> float:
+    """Two-sided p of "the mean difference is 0": each deal's difference keeps or flips its
+    sign with equal chance under the null (every flip when there are few deals)."""
+    data = np.asarray(diffs, dtype=float)
+    data = data[data != 0]
+    if len(data) < 2:            # no flip, or one: every sign gives the same |mean|
         return 1.0
-    k = min(better, worse)
-    tail = sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m
-    return min(1.0, 2 * tail)
+    result = stats.permutation_test((data,), np.mean, permutation_type="samples", vectorized=True,
+                                    n_resamples=RESAMPLES, alternative="two-sided",
+                                    random_state=rng_for(seed))
+    return float(min(1.0, result.pvalue))
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -118,43 +114,16 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     return adjusted
 
 
-@dataclass(frozen=True)
-class Paired:
-    """The paired difference a - b over the same decisions."""
-
-    n: int
-    mean: float
-    interval: tuple[float, float]
-    lower: int          # a < b
-    equal: int
-    higher: int         # a > b
-    p_sign: float       # exact sign test of lower against higher
-
-    def as_json(self) -> dict:
-        return {"n": self.n, "mean": self.mean, "interval": list(self.interval), "lower": self.lower,
-                "equal": self.equal, "higher": self.higher, "p_sign": self.p_sign}
+def p_text(p: float | None) -> str:
+    """A p-value as printed: never 0 (a p below what a double holds is "< 1e-300")."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "-"
+    if p < 1e-300:
+        return "< 1e-300"
+    return f"{p:.2g}" if p < 0.01 else f"{p:.2f}"
 
 
-def paired(a: Sequence[float], b: Sequence[float], seed: int | str = 0,
-           resamples: int = DEFAULT_RESAMPLES, groups: Sequence | None = None) -> Paired:
-    """The paired difference a - b; ``groups`` (one key per pair, e.g. its deal): resample
-    whole groups for the interval."""
-    if len(a) != len(b):
-        raise ValueError("paired samples must have the same length")
-    diffs = [x - y for x, y in zip(a, b)]
-    lower = sum(1 for d in diffs if d < 0)
-    higher = sum(1 for d in diffs if d > 0)
-    if groups is None:
-        interval = bootstrap_interval(diffs, resamples, seed)
-    else:
-        interval = cluster_bootstrap_interval(group_by(diffs, groups), resamples, seed)
-    return Paired(len(diffs), mean(diffs), interval, lower, len(diffs) - lower - higher, higher,
-                  sign_test(lower, higher))
-
-
-def group_by(values: Sequence[float], keys: Sequence) -> list[list[float]]:
-    """Values grouped by key, groups in order of first appearance."""
-    groups: dict = {}
-    for value, key in zip(values, keys):
-        groups.setdefault(key, []).append(value)
-    return list(groups.values())
+def subset_all_optimal(optimal: int, cards: int, size: int) -> float:
+    """The chance that a uniformly drawn ``size``-card subset of ``cards`` legal cards holds
+    only optimal ones, when ``optimal`` of them are: C(optimal, size) / C(cards, size)."""
+    return comb(optimal, size) / comb(cards, size)

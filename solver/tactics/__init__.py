@@ -1,12 +1,17 @@
-"""Tactics: named playing advice that the study (``solver.study.tactic``) tests against
-perfect play.  ``get(name)`` finds a built-in tactic; ``loader.load_file`` adds a user's."""
+"""Tactics: named playing advice that the study (``solver.study``) tests against perfect play.
+
+A tactic sees what the mover sees (``view.PlayerView``); ``get(name)`` finds a built-in one,
+``loader.load_file`` adds a user's, ``features`` describes the situation of a decision.
+"""
 
 from __future__ import annotations
 
 from . import elfern, schafkopf2, scharwenzel  # noqa: F401 - registers the built-in tactics
-from .base import REGISTRY, Tactic, TacticError, View, make_view, tactic
+from .base import DOUBLE_DUMMY, REGISTRY, Tactic, TacticError, tactic
+from .view import FullView, HiddenCardError, PlayerView, Views
 
-__all__ = ["REGISTRY", "Tactic", "TacticError", "View", "builtin", "get", "make_view", "tactic"]
+__all__ = ["DOUBLE_DUMMY", "REGISTRY", "FullView", "HiddenCardError", "PlayerView", "Tactic", "TacticError",
+           "Views", "builtin", "get", "tactic"]
 
 
 def builtin(game: str | None = None) -> list[Tactic]:

@@ -3,55 +3,64 @@
 The file defines functions ``def name(view) -> cards | None`` and lists them in ``TACTICS``
 (a dict name -> function, or a list of functions: their names are used); without
 ``TACTICS`` every public function decorated with ``solver.tactics.tactic`` or named in
-``__all__`` counts.  See ``examples/my_tactic.py``.
+``__all__`` counts.  ``FEATURES`` (a dict name -> ``function(view) -> value``) adds features
+that ``stich tactic --by`` can break the tables down by.  See ``examples/my_tactic.py``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import inspect
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
-from solver.files.userfile import UserFileError, load_module
+from solver.files.userfile import UserFileError, digest, load_module
 
 from .base import REGISTRY, Tactic, TacticError
 
-_CACHE: dict[tuple[str, str], dict[str, Tactic]] = {}
+WHAT = "tactic file"
+
+
+@dataclass(frozen=True)
+class TacticFile:
+    """What a tactic file defines: its tactics and its decision features, by name."""
+
+    tactics: dict[str, Tactic]
+    features: dict[str, Callable]
+
+
+_CACHE: dict[tuple[str, str], TacticFile] = {}
 
 
 def file_digest(path: str | Path) -> str:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as exc:
-        raise TacticError(f"{path}: cannot read the tactic file: {exc.strerror}") from None
+        return digest(path, WHAT)
+    except UserFileError as exc:
+        raise TacticError(str(exc)) from None
 
 
-def load_file(path: str | Path) -> dict[str, Tactic]:
-    """The tactics a file defines, by name (cached per file content)."""
+def load_file(path: str | Path) -> TacticFile:
+    """The tactics and features a file defines (cached per file content)."""
     path = Path(path)
     key = (str(path.resolve()), file_digest(path))
-    if key in _CACHE:
-        return _CACHE[key]
+    if key not in _CACHE:
+        _CACHE[key] = _load(path)
+    return _CACHE[key]
+
+
+def _load(path: Path) -> TacticFile:
     before = dict(REGISTRY)
     try:
-        module = load_module(path, "tactic file")
+        module = load_module(path, WHAT)
     except UserFileError as exc:
         raise TacticError(str(exc)) from None
     found: dict[str, Tactic] = {}
-    # tactics registered with the decorator while the file ran
-    for name, t in REGISTRY.items():
+    for name, t in REGISTRY.items():          # registered with the decorator while the file ran
         if name not in before or before[name] is not t:
             found[name] = t
     for name in [n for n in REGISTRY if n not in before]:
         del REGISTRY[name]                  # a file's tactics do not become built-ins
-    listed = getattr(module, "TACTICS", None)
-    if isinstance(listed, dict):
-        items = list(listed.items())
-    elif isinstance(listed, (list, tuple)):
-        items = [(getattr(f, "__name__", repr(f)), f) for f in listed]
-    else:
-        items = [(n, getattr(module, n)) for n in getattr(module, "__all__", [])]
-    for name, function in items:
+    for name, function in _listed(module):
         if isinstance(function, Tactic):
             found[name] = function
             continue
@@ -60,5 +69,20 @@ def load_file(path: str | Path) -> dict[str, Tactic]:
         found[name] = Tactic(name, None, function, inspect.getdoc(function) or "")
     if not found:
         raise TacticError(f"{path}: defines no tactic (add TACTICS = {{'name': function}})")
-    _CACHE[key] = found
-    return found
+    return TacticFile(found, _features(module, path))
+
+
+def _listed(module) -> list[tuple[str, object]]:
+    listed = getattr(module, "TACTICS", None)
+    if isinstance(listed, dict):
+        return list(listed.items())
+    if isinstance(listed, (list, tuple)):
+        return [(getattr(f, "__name__", repr(f)), f) for f in listed]
+    return [(n, getattr(module, n)) for n in getattr(module, "__all__", [])]
+
+
+def _features(module, path: Path) -> dict[str, Callable]:
+    features = getattr(module, "FEATURES", {})
+    if not isinstance(features, dict) or not all(callable(f) for f in features.values()):
+        raise TacticError(f"{path}: FEATURES must be a dict of name -> function(view)")
+    return {str(name): f for name, f in features.items()}

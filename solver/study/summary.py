@@ -1,0 +1,331 @@
+"""The statistics of a tactics study, each with its estimand named.
+
+**The headline: following the advice for a whole deal** (estimand: the whole deal played by
+the advice; each deal counts once, as the mean over the seats the advice applied to).  Per
+run: its cost, perfect play's final total minus the run's, in the game's unit, from the
+mover's side; whether its outcome is worse than perfect play's; which of the side's outcome
+levels it lost.  Policies: the advice (a uniform pick among the advised cards), its best and
+worst case, and a random legal card at the same moments.  The comparison of advice and
+random card is paired by deal.
+
+**The one-off decisions** along the optimal line, under two estimands: each deal's first
+decision where the tactic applied, and every decision with each deal weighted equally (the
+mean over its decisions).  Per decision:
+
+* a card *keeps the outcome* when it forces the best outcome the mover can force (objective
+  score), and is *best by points* when its final total is the best;
+* the chance that a uniformly chosen advised card is optimal, beside the same for a random
+  legal card, the chance that every advised card is optimal, and for a random subset of the
+  legal cards of the same size (exact: C(optimal, k) / C(legal, k));
+* regret (the best card's total minus the card's) of a uniformly chosen advised card and of a
+  random legal card, and of the best card the advice rules out, picked in hindsight (a
+  column only, never tested: nobody at the table can pick it).
+
+Every interval resamples deals and every test flips the sign of each deal's difference
+(``stats``); Holm's correction runs over the tactics that applied at all, each distinct
+advice once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from solver.tactics import Tactic
+
+from .records import DealRecord, Decision, Run
+from .stats import Estimate, compare, holm, mean_over_deals, subset_all_optimal
+
+POLICY_ESTIMAND = ("whole deal played by the advice (each deal: the mean over the seats it applied "
+                   "to; deals weighted equally)")
+FIRST, EVERY = "first decision", "every decision, deals weighted equally"
+TOLERANCE = 1e-9
+
+Records = list[tuple[str, str, DealRecord]]          # (deal id, deal text, record)
+
+
+# --- one run, one decision -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunScore:
+    deal: str
+    cost: float
+    worse: bool
+    lost: tuple[str, ...]                 # the side's outcome levels the run lost
+    player_cost: float | None
+
+
+def run_score(deal_id: str, record: DealRecord, run: Run) -> RunScore:
+    perfect = record.perfect[run.seat]
+    side = (run.seat - 1) % 2
+    worse = perfect.rank is not None and run.result.rank < perfect.rank
+    lost = tuple(words for rank, words, winner in record.levels if winner == side
+                 and perfect.rank is not None
+                 and perfect.rank >= _mine(rank, side) > run.result.rank)
+    return RunScore(deal_id, perfect.total - run.result.total, worse, lost, run.player_cost)
+
+
+def _mine(rank: int, side: int) -> int:
+    return rank if side == 0 else -rank
+
+
+@dataclass(frozen=True)
+class DecisionScore:
+    deal: str
+    ply: int
+    advised_optimal: float                # the chance a uniformly chosen advised card is optimal
+    every_advised_optimal: bool
+    random_optimal: float
+    subset_optimal: float                 # a random subset of as many cards: all optimal
+    advised_best_total: float             # the same, "optimal" meaning best by points
+    random_best_total: float
+    advised_regret: float
+    random_regret: float
+    hindsight_regret: float               # the best card the advice rules out
+    player_advised_regret: float | None
+    player_random_regret: float | None
+
+
+def decision_score(deal_id: str, d: Decision, name: str) -> DecisionScore:
+    totals, ranks, advised = d.totals, d.ranks, d.advice[name]
+    n, k = len(totals), len(advised)
+    regret = [max(totals) - t for t in totals]
+    best_total = [r == 0 for r in regret]
+    optimal = [r == max(ranks) for r in ranks] if ranks is not None else best_total
+    rest = [i for i in range(n) if i not in advised]
+    player_advised = player_random = None
+    if d.player is not None:
+        loss = [max(d.player.totals) - t for t in d.player.totals]
+        player_advised, player_random = sum(loss[i] for i in advised) / k, sum(loss) / n
+    return DecisionScore(
+        deal_id, d.ply, sum(optimal[i] for i in advised) / k, all(optimal[i] for i in advised),
+        sum(optimal) / n, subset_all_optimal(sum(optimal), n, k),
+        sum(best_total[i] for i in advised) / k, sum(best_total) / n,
+        sum(regret[i] for i in advised) / k, sum(regret) / n, min(regret[i] for i in rest),
+        player_advised, player_random)
+
+
+# --- per deal, then over deals ---------------------------------------------------------------------
+
+def per_deal(items: Iterable, value: Callable, deal: Callable = lambda x: x.deal) -> dict[str, float]:
+    """The mean of ``value`` over each deal's items, by deal (in order of first appearance)."""
+    groups: dict[str, list[float]] = defaultdict(list)
+    for item in items:
+        v = value(item)
+        if v is not None:
+            groups[deal(item)].append(float(v))
+    return {key: sum(vs) / len(vs) for key, vs in groups.items()}
+
+
+def over_deals(items: list, value: Callable, seed: str) -> Estimate:
+    return mean_over_deals(list(per_deal(items, value).values()), seed)
+
+
+def paired_over_deals(items: list, a: Callable, b: Callable, seed: str):
+    first, second = per_deal(items, a), per_deal(items, b)
+    keys = [k for k in first if k in second]
+    return compare([first[k] for k in keys], [second[k] for k in keys], seed)
+
+
+# --- the headline ------------------------------------------------------------------------------------
+
+def policy_table(records: Records, name: str, seed: str) -> dict:
+    """What following the advice for a whole deal costs, against a random card."""
+    runs: dict[str, list[RunScore]] = defaultdict(list)
+    pairs = []
+    for deal_id, _, record in records:
+        by_seat = defaultdict(dict)
+        for run in record.runs:
+            if run.tactic == name and run.result is not None:
+                by_seat[run.seat][run.policy] = run_score(deal_id, record, run)
+        for seat, scores in by_seat.items():
+            if "uniform" in scores and "random" in scores:
+                pairs.append((scores["uniform"], scores["random"]))
+                for policy, score in scores.items():
+                    runs[policy].append(score)
+    out = {"estimand": POLICY_ESTIMAND, "runs": len(pairs),
+           "deals": len({a.deal for a, _ in pairs})}
+    out["cost"] = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}").as_json() for p in runs}
+    out["worse_outcome"] = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}").as_json()
+                            for p in ("uniform", "random") if p in runs}
+    out["levels_lost"] = {p: _levels_lost(runs[p]) for p in ("uniform", "random") if p in runs}
+    if pairs:
+        out["vs_random"] = compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random")
+    if pairs and all(a.player_cost is not None for a, _ in pairs):
+        out["player"] = {p: over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}").as_json()
+                         for p in ("uniform", "random")}
+        out["player"]["vs_random"] = compare_runs(pairs, lambda s: s.player_cost, f"{seed}:player_vs_random")
+    return out
+
+
+def compare_runs(pairs: list, value: Callable, seed: str) -> dict:
+    a = per_deal([x for x, _ in pairs], value)
+    b = per_deal([y for _, y in pairs], value)
+    return compare([a[k] for k in a], [b[k] for k in a], seed).as_json()
+
+
+def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
+    """Per outcome level: the share of deals (each the mean over its seats) that lost it."""
+    names = sorted({level for s in scores for level in s.lost})
+    out = {}
+    for level in names:
+        shares = list(per_deal(scores, lambda s: level in s.lost).values())
+        out[level] = sum(shares) / len(shares)
+    return out
+
+
+# --- the one-off decisions -----------------------------------------------------------------------------
+
+def oneoff_rows(records: Records, name: str, seed: str) -> list[dict]:
+    """The one-off statistics under each estimand."""
+    scores = [decision_score(deal_id, d, name) for deal_id, _, record in records
+              for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
+    firsts = list({s.deal: s for s in reversed(scores)}.values())[::-1]
+    rows = []
+    for estimand, chosen in ((FIRST, firsts), (EVERY, scores)):
+        rows.append(_oneoff(estimand, chosen, f"{seed}:{estimand}"))
+    return rows
+
+
+def _oneoff(estimand: str, scores: list[DecisionScore], seed: str) -> dict:
+    def est(field: str) -> dict:
+        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}").as_json()
+    row = {"estimand": estimand, "decisions": len(scores), "deals": len({s.deal for s in scores}),
+           "keeps_outcome": {"advised": est("advised_optimal"), "every_advised": est("every_advised_optimal"),
+                             "random": est("random_optimal"), "random_subset": est("subset_optimal")},
+           "best_by_points": {"advised": est("advised_best_total"), "random": est("random_best_total")},
+           "regret": {"advised": est("advised_regret"), "random": est("random_regret"),
+                      "hindsight": est("hindsight_regret")}}
+    if scores:
+        row["vs_random"] = paired_over_deals(scores, lambda s: s.advised_regret, lambda s: s.random_regret,
+                                             f"{seed}:vs_random").as_json()
+    if scores and all(s.player_advised_regret is not None for s in scores):
+        row["player"] = {"advised": est("player_advised_regret"), "random": est("player_random_regret"),
+                         "vs_random": paired_over_deals(scores, lambda s: s.player_advised_regret,
+                                                        lambda s: s.player_random_regret,
+                                                        f"{seed}:player_vs_random").as_json()}
+    return row
+
+
+# --- breakdowns ------------------------------------------------------------------------------------------
+
+def feature_values(records: Records, name: str, feature: str) -> list:
+    """The values ``feature`` took where the tactic applied (sorted, None last)."""
+    values = {d.features.get(feature) for _, _, r in records for d in r.decisions if name in d.advice}
+    values |= {run.features.get(feature) for _, _, r in records for run in r.runs if run.tactic == name}
+    return sorted(values, key=lambda v: (v is None, str(type(v)), v if v is not None else 0))
+
+
+def only(records: Records, name: str, feature: str, value) -> Records:
+    """The records cut down to the decisions and runs whose ``feature`` is ``value``."""
+    out = []
+    for deal_id, text, r in records:
+        decisions = [d for d in r.decisions if name in d.advice and d.features.get(feature) == value]
+        runs = [run for run in r.runs if run.tactic == name and run.features.get(feature) == value]
+        out.append((deal_id, text, DealRecord(r.totals, r.line, r.perfect, decisions, runs, r.levels,
+                                              r.nodes, r.exact, r.stopped)))
+    return out
+
+
+def conditional(records: Records, name: str, features: list[str], seed: str) -> list[dict]:
+    """The situations (one feature's value) where following the advice at a decision beats a
+    random card, or loses to one, with deal-level intervals that leave out 0.  Exploratory:
+    many situations are looked at, so read them as leads, not findings."""
+    found = []
+    for feature in features:
+        values = feature_values(records, name, feature)
+        if len([v for v in values if v is not None]) < 2:
+            continue                       # one situation only: no condition at all
+        for value in values:
+            if value is None:
+                continue
+            rows = oneoff_rows(only(records, name, feature, value), name, f"{seed}:{feature}={value}")
+            every = rows[1]
+            diff = every.get("vs_random")
+            if not diff or diff["deals"] < 5 or diff["interval"][0] is None:
+                continue
+            low, high = diff["interval"]
+            if low > 0 or high < 0:
+                found.append({"feature": feature, "value": value, "deals": diff["deals"],
+                              "decisions": every["decisions"], "advice_minus_random": diff,
+                              "verdict": "advice worse" if low > 0 else "advice better"})
+    found.sort(key=lambda f: -abs(f["advice_minus_random"]["mean"]))
+    return found
+
+
+# --- the study ----------------------------------------------------------------------------------------------
+
+def summarise_tactic(records: Records, tactic: Tactic, seed: int, objective: str, unit: str | None,
+                     by: str | None = None, features: list[str] | None = None) -> dict:
+    mine = [(i, t, r) for i, t, r in records if r.exact]
+    key = f"{seed}:{tactic.name}"
+    row = {"tactic": tactic.name, "summary": tactic.summary, "sees_all": tactic.sees_all,
+           "objective": objective, "unit": unit, "deals": len(mine),
+           "not_exact": {"deals": len(records) - len(mine),
+                         "decisions": sum(1 for _, _, r in mine for d in r.decisions
+                                          if tactic.name in d.advice and not d.exact),
+                         "runs": sum(1 for _, _, r in mine for run in r.runs
+                                     if run.tactic == tactic.name and run.result is None)},
+           "policy": policy_table(mine, tactic.name, key),
+           "oneoff": oneoff_rows(mine, tactic.name, key)}
+    if by is not None:
+        row["by"] = {"feature": by, "groups": [
+            {"value": value, "policy": policy_table(part, tactic.name, f"{key}:{by}={value}"),
+             "oneoff": oneoff_rows(part, tactic.name, f"{key}:{by}={value}")}
+            for value in feature_values(mine, tactic.name, by)
+            for part in [only(mine, tactic.name, by, value)]]}
+    if features:
+        row["conditional"] = conditional(mine, tactic.name, features, key)
+    return row
+
+
+def signature(records: Records, name: str) -> tuple:
+    """What a tactic did in a study: its advice at every decision and its runs' choices (the
+    picks are seeded without the tactic's name, so tactics that advise alike play alike)."""
+    return tuple((i, tuple((d.ply, tuple(d.advice.get(name, ()))) for d in r.decisions),
+                  tuple((run.seat, run.policy, tuple(run.chosen)) for run in r.runs if run.tactic == name))
+                 for i, _, r in records)
+
+
+def summarise(records: Records, tactics: list[Tactic], seed: int, objective: str, unit: str | None,
+              by: str | None = None, features: list[str] | None = None) -> dict:
+    """Every tactic's statistics, with Holm-adjusted p-values over the tactics that applied."""
+    rows = [summarise_tactic(records, t, seed, objective, unit, by, features) for t in tactics]
+    _same_as(records, tactics, rows)
+    _adjust(rows, lambda row: row["policy"].get("vs_random"))
+    for k in range(2):
+        _adjust(rows, lambda row, k=k: row["oneoff"][k].get("vs_random"))
+    return {"deals": len(records), "objective": objective, "seed": seed, "unit": unit,
+            "tactics": rows}
+
+
+def _same_as(records: Records, tactics: list[Tactic], rows: list[dict]) -> None:
+    """Mark a tactic that did exactly what an earlier one did (one hypothesis, not two)."""
+    seen: dict[tuple, str] = {}
+    for tactic, row in zip(tactics, rows):
+        sig = signature(records, tactic.name)
+        if sig in seen:
+            row["same_as"] = seen[sig]
+        else:
+            seen[sig] = tactic.name
+
+
+def _adjust(rows: list[dict], test: Callable) -> None:
+    """Holm over the distinct tactics whose test exists (each same advice once)."""
+    family = [row for row in rows if test(row) is not None and "same_as" not in row]
+    for row, p in zip(family, holm([test(row)["p"] for row in family])):
+        test(row)["p_holm"] = p
+    for row in rows:
+        if "same_as" in row and test(row) is not None:
+            twin = next(r for r in rows if r["tactic"] == row["same_as"])
+            test(row)["p_holm"] = test(twin).get("p_holm")
+
+
+def headline_width(row: dict) -> float:
+    """The width of a tactic's headline interval (advice minus random card, whole deals)."""
+    diff = row["policy"].get("vs_random")
+    if not diff or diff["interval"][0] is None:
+        return float("inf")
+    low, high = diff["interval"]
+    return high - low

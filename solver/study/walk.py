@@ -1,0 +1,283 @@
+"""One deal of a tactics study: the optimal line and its decisions, and the deal played with a
+seat following a piece of advice.
+
+The deal is first walked along one optimal line (under the study's objective).  At every
+decision of that line (a seat with more than one legal card) each tactic is shown what the
+mover sees there; where some tactic advises, every legal card is scored exactly (the final
+total of the mover's side after it, and under ``score`` the outcome it forces): the one-off
+records.
+
+Then, for each tactic and each seat it advised on that line, the deal is played out again
+from the start (``Run``): that seat follows the advice whenever it applies, by a policy
+(``uniform``: a seeded pick among the advised cards; ``best``/``worst``: the advised card
+with the best / worst perfect-play value; ``random``: a seeded pick among all legal cards,
+at the moments the advice applies), and every other card, the seat's own included where
+the advice is silent, is played perfectly.  Up to the seat's first application every run
+follows the optimal line; after each deviation the optimal line is searched again from
+there.  Since perfect moves keep the value, what a run costs is the sum of what its own
+choices cost.
+
+One engine per worker: its table is cleared at the start of each deal (a deal's record never
+depends on which worker studied what before) and kept warm along the deal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from solver.core.anytime import Limits, Stopped
+from solver.deals.deal import Deal
+from solver.model.cards import Card
+from solver.search.ladder import forced_rung
+from solver.search.lines import optimal_line
+from solver.search.session import Session
+from solver.tactics import Tactic, Views
+from solver.tactics.features import describe
+
+from .records import POLICIES, DealRecord, Decision, Result, Run
+
+
+@dataclass(frozen=True)
+class WalkSettings:
+    """What a deal's record depends on besides the deal and the tactics."""
+
+    objective: str = "score"
+    first: bool = False                    # one-off records: only each tactic's first decision
+    seed: int = 0                          # the policies' picks
+    limits: Limits | None = None           # for the line, each decision and each run
+
+
+class DealWalk:
+    """A session on one deal, asked for its line, its decisions and its runs."""
+
+    def __init__(self, deal: Deal, tactics: list[Tactic], settings: WalkSettings, engine,
+                 features: dict[str, Callable] | None = None):
+        self.deal = deal
+        self.tactics = [t for t in tactics if t.game in (None, deal.game)]
+        self.settings = settings
+        self.features = features or {}
+        engine.new_search()
+        self.session = Session(deal, deal.position(), engine, keep_tt=False)
+        engine.reset_nodes()
+        self.views = Views(deal)
+        self.index = {card: i for i, card in enumerate(self.session.tables.cards)}
+        self.text = deal.dump()
+
+    # --- the record -----------------------------------------------------------------------------
+
+    def record(self) -> DealRecord:
+        """The deal's whole record (Ctrl-C is passed on; the deal is studied again on resume)."""
+        levels = [(r.rank, r.text, r.winner) for r in self.session.ladder()]
+        try:
+            line = self._guarded(self._perfect_line)
+        except Stopped as stop:
+            return DealRecord(None, [], {}, [], [], levels, self.session.engine.nodes, False, stop.reason)
+        decisions, applied = self._decisions(line)
+        perfect, totals = self._perfect_results(line)
+        runs = [self._run(t, seat, policy, line, start)
+                for t in self.tactics for seat, start in applied.get(t.name, {}).items()
+                for policy in POLICIES]
+        return DealRecord(totals, [self._text(self.session.tables.cards[m & 63]) for m in line], perfect,
+                          decisions, runs, levels,
+                          self.session.engine.nodes)
+
+    # --- the optimal line and its decisions ---------------------------------------------------------
+
+    def _perfect_line(self) -> list[int]:
+        """One optimal line from the session's node, under the study's objective."""
+        session = self.session
+        value = session.value()
+        rank = None
+        if self.settings.objective == "score":
+            constant = session.root.rules.constant_sum
+            rung = forced_rung(session, session.final_totals(value)[0] if constant else None)
+            rank = None if rung is None else rung.rank
+        return optimal_line(session, value, rank)
+
+    def _decisions(self, line: list[int]) -> tuple[list[Decision], dict[str, dict[int, int]]]:
+        """The one-off decisions on ``line``, and per tactic the first ply each seat followed it."""
+        decisions, first_ply = [], {}
+        done: set[str] = set()
+        played: list = []
+        for ply, move in enumerate(line):
+            advice, view = self._advice_here(played, self.tactics)
+            for name in advice:
+                first_ply.setdefault(name, {}).setdefault(view.seat + 1, ply)
+            scored = {n: a for n, a in advice.items() if not (self.settings.first and n in done)}
+            if scored:
+                done.update(scored)
+                decisions.append(self._decision(ply, view, scored))
+            played.append(self.session.move_of(move))
+            self.session.push(move)
+        for _ in line:
+            self.session.pop()
+        return decisions, first_ply
+
+    def _advice_here(self, played: list, tactics: list[Tactic]) -> tuple[dict[str, tuple[Card, ...]], Any]:
+        """What each tactic advises the seat to move after ``played`` (only at decisions)."""
+        view = self.views.at(tuple(played))
+        if len(view.legal) < 2:
+            return {}, view
+        advice = {}
+        for t in tactics:
+            cards = t(self.views.at(tuple(played), sees_all=True) if t.sees_all else view)
+            if cards:
+                advice[t.name] = cards
+        return advice, view
+
+    def _decision(self, ply: int, view, advice: dict[str, tuple[Card, ...]]) -> Decision:
+        notation = self.deal.notation
+        self.session.limit(self.settings.limits)
+        scores = self.session.attempt(self._score_cards)
+        if scores is None:
+            self._after_stop()
+            return Decision(ply, view.seat + 1, [], [], None, {n: [] for n in advice}, exact=False)
+        cards = [card for card, _, _ in scores]
+        ranked = self.settings.objective == "score"
+        union = tuple(c for c in view.legal if any(c in a for a in advice.values()))
+        return Decision(ply, view.seat + 1, [c.text(notation) for c in cards], [s[1] for s in scores],
+                        [s[2] for s in scores] if ranked else None,
+                        {n: [cards.index(c) for c in a] for n, a in advice.items()},
+                        describe(view, union, self.features))
+
+    def _score_cards(self) -> list[tuple[Card, int, int | None]]:
+        """(card, the mover's side's final total, its outcome rank from that side) for every
+        legal card, under perfect play after it."""
+        session = self.session
+        position = session.position
+        side = position.rules.side(position.to_move)
+        constant = position.rules.constant_sum
+        value = session.value()
+        out = []
+        for child in session.moves():
+            if session.engine.tricks_left:
+                totals = session.final_totals(session.value(value - child.gain))
+                rung = (forced_rung(session, totals[0] if constant else None)
+                        if self.settings.objective == "score" else None)
+                rank = None if rung is None else rung.rank
+            else:
+                final = session.position
+                totals = (final.points[0], final.points[1])
+                rank = self.deal.game_spec.outcome(final, self.deal).rank
+            for index in child.group:
+                out.append((session.tables.cards[index & 63], totals[side],
+                            None if rank is None else (rank if side == 0 else -rank)))
+        return out
+
+    def _perfect_results(self, line: list[int]) -> tuple[dict[int, Result], list[int]]:
+        """Each seat's result at the end of the optimal line, and both sides' totals."""
+        for move in line:
+            self.session.push(move)
+        final = self.session.position
+        for _ in line:
+            self.session.pop()
+        return ({seat: self._result(final, seat) for seat in range(1, self.deal.players + 1)},
+                [final.points[0], final.points[1]])
+
+    def _result(self, final, seat: int) -> Result:
+        side = final.rules.side(seat - 1)
+        outcome = self.deal.game_spec.outcome(final, self.deal)
+        rank = outcome.rank if side == 0 else -outcome.rank
+        whose = "" if outcome.winner is None else ("own " if outcome.winner - 1 == side else "other side's ")
+        return Result(final.points[side], rank, whose + outcome.level)
+
+    # --- a run: the deal played with one seat following the advice ------------------------------------
+
+    def _run(self, tactic: Tactic, seat: int, policy: str, line: list[int], start: int) -> Run:
+        run = Run(tactic.name, seat, policy, None, [], [], [], [])
+        played: list = []
+        try:
+            for move in line[:start]:
+                played.append(self.session.move_of(move))
+                self.session.push(move)
+            self._guarded(lambda: self._play_out(run, tactic, line[start:], played))
+            run.result = self._result(self.session.position, seat)
+        except Stopped:
+            self._after_stop()
+        finally:
+            for _ in played:
+                self.session.pop()
+        run.line = [self._text(m) for m in played]
+        return run
+
+    def _play_out(self, run: Run, tactic: Tactic, rest: list[int], played: list) -> None:
+        """Play on from the session's node to the end, appending each move to ``played``."""
+        session, j = self.session, 0
+        while not session.over:
+            card = self._policy_card(run, tactic, played) if session.engine.to_move == run.seat - 1 else None
+            if card is not None and (rest[j] & 63) != self.index[card]:
+                move = self._move_for(card)
+                played.append(session.move_of(move))
+                session.push(move)
+                rest, j = self._perfect_line(), 0
+            else:
+                played.append(session.move_of(rest[j]))
+                session.push(rest[j])
+                j += 1
+
+    def _policy_card(self, run: Run, tactic: Tactic, played: list) -> Card | None:
+        """The card the run's seat plays here by its policy, or None where the advice is silent."""
+        advice, view = self._advice_here(played, [tactic])
+        advised = advice.get(tactic.name)
+        if not advised:
+            return None
+        if not run.applied:
+            run.features = describe(view, advised, self.features)
+        choices = view.legal if run.policy == "random" else advised
+        if run.policy in ("best", "worst"):
+            card = self._extreme(advised, run.policy == "best")
+        else:
+            card = self._pick(choices, run, len(played))
+        run.applied.append(len(played))
+        run.advised.append(len(choices))
+        run.chosen.append(card.text(self.deal.notation))
+        return card
+
+    def _extreme(self, advised: tuple[Card, ...], best: bool) -> Card:
+        """The advised card with the best (or worst) perfect-play outcome, then total."""
+        scores = {card: (rank or 0, total) for card, total, rank in self._score_cards()}
+        key = [(scores[c], -i) for i, c in enumerate(advised)]
+        pick = max(key) if best else min(key)
+        return advised[-pick[1]]
+
+    def _pick(self, choices: tuple[Card, ...], run: Run, ply: int) -> Card:
+        """A seeded uniform pick, fixed by the study's seed, the deal, the seat, the policy and
+        the ply (not the tactic's name: two tactics that advise alike play alike)."""
+        key = f"{self.settings.seed}\0{run.seat}\0{run.policy}\0{ply}\0{self.text}"
+        rng = random.Random(int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:16], 16))
+        return rng.choice(list(choices))
+
+    def _move_for(self, card: Card) -> int:
+        index = self.index[card]
+        for group in self.session.classes():
+            for move in group:
+                if move & 63 == index:
+                    return move
+        return index
+
+    # --- limits -------------------------------------------------------------------------------------
+
+    def _guarded(self, step):
+        self.session.limit(self.settings.limits)
+        return self.session.guarded(step)
+
+    def _after_stop(self) -> None:
+        if self.session.stopped == "interrupt":
+            raise KeyboardInterrupt
+        self.session.stopped = None
+
+    def _text(self, move) -> str:
+        card = move.card if hasattr(move, "card") else move
+        return card.text(self.deal.notation)
+
+
+def walk_deal(deal: Deal, tactics: list[Tactic], settings: WalkSettings, engine,
+              features: dict[str, Callable] | None = None) -> DealRecord:
+    """The record of one deal (see the module doc)."""
+    position = deal.position()
+    if position.is_over():
+        return DealRecord(list(position.points), [], {}, [], [], [])
+    return DealWalk(deal, tactics, settings, engine, features).record()

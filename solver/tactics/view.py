@@ -1,0 +1,261 @@
+"""What a tactic sees: the mover's information at a decision, never the deal.
+
+A player at the table knows his own cards that he can see, every face-up card, the cards
+played and what play has revealed (a failure to follow shows a void).  ``PlayerView`` holds
+exactly that, taken from the mover's information set (``solver.view``, the same one ``stich
+suggest`` solves over): it keeps no deal, no position and no hidden card, so a tactic built
+on it gives the same advice on every layout the mover cannot tell apart (a property test
+checks this for every built-in tactic).  Asking it for a card the mover cannot see raises
+``HiddenCardError`` with a sentence that says what to ask instead.
+
+``FullView`` is the double-dummy view the old studies used (every card, the deal); only
+tactics registered as seeing everything get it, and their names start with ``double_dummy.``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from solver.deals.deal import Deal
+from solver.model.cards import Card
+from solver.model.position import Position
+from solver.model.rules import RuleSet
+from solver.view import InfoSet, count_layouts, information
+
+
+class HiddenCardError(LookupError):
+    """A tactic asked for cards the mover cannot see."""
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick as everybody saw it: who led, the cards in play order, who won."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+
+class _Reading:
+    """What every view offers: the rules and the public course of play."""
+
+    seat: int
+    rules: RuleSet
+    legal: tuple[Card, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    history: tuple[Trick, ...]
+    stock_size: int
+
+    @property
+    def is_lead(self) -> bool:
+        return not self.trick
+
+    @property
+    def side(self) -> int:
+        return self.rules.side(self.seat)
+
+    def opponents(self) -> list[int]:
+        return [s for s in range(self.rules.seats) if self.rules.side(s) != self.side]
+
+    def partners(self) -> list[int]:
+        return [s for s in range(self.rules.seats) if s != self.seat and self.rules.side(s) == self.side]
+
+    def suit(self, card: Card) -> int:
+        """The effective suit (every trump belongs to the trump suit)."""
+        return self.rules.effective_suit[card]
+
+    def same_suit(self, card: Card, cards: Iterable[Card]) -> list[Card]:
+        suit = self.suit(card)
+        return [c for c in cards if self.suit(c) == suit]
+
+    def is_trump(self, card: Card) -> bool:
+        return self.rules.is_trump(card)
+
+    def value(self, card: Card) -> int:
+        """The card's value in the game (points, honours; 0 where tricks count)."""
+        return self.rules.values[card]
+
+    def beats(self, card: Card, other: Card) -> bool:
+        return self.rules.beats(card, other)
+
+    def winning(self) -> Card | None:
+        """The card now winning the trick in progress (None at a lead)."""
+        return self.trick[self.rules.trick_winner(list(self.trick))] if self.trick else None
+
+    def winning_seat(self) -> int | None:
+        if not self.trick:
+            return None
+        return (self.leader + self.rules.trick_winner(list(self.trick))) % self.rules.seats
+
+    def would_win(self, card: Card) -> bool:
+        """Does ``card`` beat the card now winning the trick (False at a lead)?"""
+        best = self.winning()
+        return best is not None and self.rules.beats(card, best)
+
+    def played(self) -> list[Card]:
+        """Every card of the finished tricks."""
+        return [c for t in self.history for c in t.cards]
+
+    def played_by(self, seat: int) -> list[Card]:
+        """The cards ``seat`` has played, the trick in progress included."""
+        out = [c for t in self.history for k, c in enumerate(t.cards) if (t.leader + k) % self.rules.seats == seat]
+        return out + [c for k, c in enumerate(self.trick) if (self.leader + k) % self.rules.seats == seat]
+
+    def gone(self) -> set[Card]:
+        """Cards out of play: the finished tricks and the trick in progress."""
+        return set(self.played()) | set(self.trick)
+
+
+class PlayerView(_Reading):
+    """The mover's information at a decision (seats 0-based; ``seat + 1`` is the deal file's).
+
+    ``own()``: the mover's cards he can see (his hand; of piles, the face-up cards);
+    ``seen(seat)``: the cards ``seat`` holds that the mover can see; ``unseen``: every card
+    still in play the mover cannot see; ``may_hold(seat)``: what ``seat`` may hold (seen, or
+    unseen and not ruled out by play); ``surely_holds(seat)``: what it holds on every layout
+    the mover cannot tell apart."""
+
+    def __init__(self, info: InfoSet, position: Position, legal: tuple[Card, ...]):
+        seat = info.seat - 1
+        self.seat = seat
+        self.rules = position.rules
+        self.legal = tuple(legal)
+        self.trick = tuple(position.trick)
+        self.leader = position.leader
+        self.history = tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history)
+        self.stock_size = len(position.stock)
+        pool = frozenset(info.pool)
+        self.unseen = pool
+        self._seen = tuple(tuple(c for c in position.held(s) if c not in pool) for s in range(position.seats))
+        self._playable = tuple(tuple(c for c in position.playable(s) if c not in pool)
+                               for s in range(position.seats))
+        self._stock_phase = position.stock_phase()
+        self._regions = info.regions
+        self._allowed = info.allowed
+        self._info = _CertaintyQuestions(info)
+
+    def own(self) -> list[Card]:
+        """The mover's cards he can see."""
+        return list(self._seen[self.seat])
+
+    def held(self, seat: int | None = None) -> list[Card]:
+        """The cards of a seat the mover can see, for the mover himself only: another seat's
+        cards are not the mover's to see (use ``seen``, ``may_hold`` or ``surely_holds``)."""
+        if seat is None or seat == self.seat:
+            return self.own()
+        raise HiddenCardError(f"seat {seat + 1}'s cards are hidden from seat {self.seat + 1}: use "
+                              f"view.seen({seat}), view.may_hold({seat}) or view.surely_holds({seat})")
+
+    def seen(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds that the mover can see (face-up cards, his own hand)."""
+        return list(self._seen[seat])
+
+    def may_hold(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may hold: seen there, or unseen and allowed there by play."""
+        regions = self._regions_of(seat)
+        possible = {c for i in regions for c in self._allowed[i]}
+        return self.seen(seat) + sorted(possible)
+
+    def surely_holds(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds on every layout the mover cannot tell apart."""
+        regions = self._regions_of(seat)
+        possible = sorted({c for i in regions for c in self._allowed[i]})
+        return self.seen(seat) + [c for c in possible if self._info.certain(c, regions)]
+
+    def may_beat(self, seat: int, card: Card) -> bool:
+        """Might ``seat`` beat ``card`` if it were led now?  Yes when one of its playable cards
+        the mover sees beats it and the follow rule lets ``seat`` play it, or when ``seat``
+        may hold an unseen card in hand that beats it."""
+        allowed, _ = self.rules.allowed(list(self._playable[seat]), [card], self._stock_phase)
+        if any(self.beats(c, card) for c in allowed):
+            return True
+        hand = [i for i in self._regions_of(seat) if self._regions[i][0][0] == "hand"]
+        return any(self.beats(c, card) for i in hand for c in self._allowed[i])
+
+    def _regions_of(self, seat: int) -> list[int]:
+        return [i for i, (region, _) in enumerate(self._regions)
+                if region[0] in ("hand", "pile") and region[1] == seat + 1]
+
+    def __getattr__(self, name: str):
+        if name in ("deal", "position"):
+            raise HiddenCardError(f"view.{name} would show every card; a tactic sees what the mover "
+                                  f"sees: view.own(), view.seen(seat), view.may_hold(seat), "
+                                  f"view.surely_holds(seat), view.unseen, view.played()")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+class _CertaintyQuestions:
+    """Is an unseen card in some regions on every consistent layout?  Answered by counting
+    the layouts with it elsewhere (none: certain), remembered per question."""
+
+    def __init__(self, info: InfoSet):
+        self._info = info
+        self._answers: dict[tuple, bool] = {}
+
+    def certain(self, card: Card, regions: list[int]) -> bool:
+        key = (card, tuple(regions))
+        if key not in self._answers:
+            self._answers[key] = self._count_elsewhere(card, set(regions)) == 0
+        return self._answers[key]
+
+    def _count_elsewhere(self, card: Card, regions: set[int]) -> int:
+        info = self._info
+        allowed = tuple(a - {card} if i in regions else a for i, a in enumerate(info.allowed))
+        classes: dict[frozenset, list[int]] = {}
+        for i, a in enumerate(allowed):
+            classes.setdefault(a, []).append(i)
+        return count_layouts(replace(info, allowed=allowed,
+                                     classes=tuple(tuple(v) for v in classes.values())))
+
+
+class FullView(_Reading):
+    """Every card (double dummy): what the ``double_dummy.*`` tactics read.  ``held(seat)``
+    gives any seat's cards, face-down ones included; ``deal`` and ``position`` are there."""
+
+    def __init__(self, position: Position, deal: Deal, legal: tuple[Card, ...]):
+        self.position = position
+        self.deal = deal
+        self.seat = position.to_move
+        self.rules = position.rules
+        self.legal = tuple(legal)
+        self.trick = tuple(position.trick)
+        self.leader = position.leader
+        self.history = tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history)
+        self.stock_size = len(position.stock)
+
+    def held(self, seat: int | None = None) -> list[Card]:
+        return self.position.held(self.seat if seat is None else seat)
+
+    def own(self) -> list[Card]:
+        return self.held()
+
+
+def player_view(deal_here: Deal) -> PlayerView:
+    """The view of the seat to move at the position of ``deal_here`` (its ``play``)."""
+    position = deal_here.position()
+    return PlayerView(information(deal_here, position.to_move + 1), position, tuple(position.legal_moves()))
+
+
+def full_view(deal_here: Deal) -> FullView:
+    position = deal_here.position()
+    return FullView(position, deal_here, tuple(position.legal_moves()))
+
+
+class Views:
+    """The views of one deal's positions, made once each: the study asks for the same
+    position again and again (every policy walk starts on the same line)."""
+
+    def __init__(self, deal: Deal):
+        self.deal = deal
+        self._made: dict[tuple, object] = {}
+
+    def at(self, moves: tuple, sees_all: bool = False):
+        """The view after ``moves`` (cards, or (card, pair) moves) are played on from the
+        deal's own ``play``."""
+        key = (tuple(moves), sees_all)
+        if key not in self._made:
+            here = self.deal.after(moves)
+            self._made[key] = full_view(here) if sees_all else player_view(here)
+        return self._made[key]
