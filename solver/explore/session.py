@@ -17,11 +17,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..analysis.analyze import analyze
-from ..analysis.suggest import suggest, suggest_json
-from ..deal import Deal
-from ..report import analysis_json
-from ..view import EXACT_LIMIT, count_layouts, information
+from solver.analysis.analyze import analyze
+from solver.deals.deal import Deal
+from solver.report.text import analysis_json
+from solver.view import EXACT_LIMIT, count_layouts, information
+from solver.view.suggest import suggest, suggest_json
 from .pool import WorkerPool
 from .position import RequestError, describe, file_line, position_deal, start_text
 
@@ -122,7 +122,7 @@ class ExploreSession:
         o = self.options
         return {"name": self.name, "start": self.start, "line": self.line, "ply": len(self.line),
                 "objective": o.objective, "samples": o.samples, "seed": o.seed,
-                "exact_limit": EXACT_LIMIT}
+                "exact_limit": EXACT_LIMIT, "solves": self.solves}
 
     def position(self, start, moves, view: bool = False) -> dict:
         """The table of a position; ``view``: as the seat to move sees it, with its layout

@@ -59,7 +59,11 @@ function showError(message) {
   box.hidden = !message;
 }
 
-function busy(on) { $("spinner").hidden = !on; }
+function busy(on) {
+  // the spinner, and for a test (or a curious user) whether the values shown are final
+  $("spinner").hidden = !on;
+  document.body.dataset.busy = on ? "yes" : "no";
+}
 
 // --- the address ------------------------------------------------------------------------------
 
@@ -158,12 +162,13 @@ async function load() {
   cancelJob();
   state.analysis = null;
   showError("");
+  busy(true);
   try {
     const position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
     if (token !== state.token) return;
     state.position = position;
     render();
-    if (position.over) return;
+    if (position.over) { busy(false); return; }
     if (state.view === "player") await runView(token);
     else await loadAnalysis(token);
   } catch (error) {
@@ -260,6 +265,7 @@ function render() {
   renderTricks();
   renderView();
   $("file").textContent = p.file;
+  document.body.dataset.ply = state.ply;
   $("undo").disabled = state.ply === 0;
   $("to-start").disabled = state.ply === 0;
   $("redo").disabled = state.ply >= state.line.length;
