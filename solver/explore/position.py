@@ -149,6 +149,9 @@ def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
     return {
         "title": headline(deal), "game": deal.game, "layout": rules.layout.name,
         "players": deal.players, "unit": UNIT_WORDS[rules.unit],
+        # how stich replay counts what a card cost: the loss of its side's total, or where
+        # bonuses make the game not constant-sum (Mariage) the loss of its side's lead
+        "cost_of": "total" if rules.constant_sum else "lead",
         "sides": [side_label(rules, 0), side_label(rules, 1)],
         "trump": None if rules.trump is None else suit_name(rules.trump, deal.notation),
         "seats": seats_json(deal, position, hidden),

@@ -131,6 +131,14 @@ function verdict(row, analysis) {
   return row.loss > 0 ? "losing" : "optimal";
 }
 
+function replayCost(row, analysis) {
+  // what a played card cost its side, as stich replay counts it (see "cost_of")
+  if (state.position.cost_of === "total") return row.loss;
+  const seat = analysis.seats[0], sign = (seat.seat - 1) % 2 === 0 ? 1 : -1;
+  const lead = (totals) => sign * (totals[0] - totals[1]);
+  return Math.max(lead(seat.totals) - lead(row.totals), 0);
+}
+
 function selectedAnnouncement() {
   const options = state.position.announce;
   if (!options.length) return null;
@@ -449,10 +457,13 @@ function moveItem(move, k, players) {
   const { card, suit } = splitMove(move);
   const row = rowFor(analysis, card, suit);
   if (row) {
-    item.dataset.loss = row.loss;
-    item.append(el("span", { class: "cost", text: row.loss ? `−${row.loss}` : "✓" }));
-    if (row.loss > 0) item.classList.add("mistake");
-    if (verdict(row, analysis) === "outcome-losing") item.classList.add("lost-outcome");
+    const cost = replayCost(row, analysis), lost = verdict(row, analysis) === "outcome-losing";
+    item.dataset.cost = cost;
+    item.dataset.mistake = cost > 0 || lost ? "yes" : "no";
+    item.append(el("span", { class: "cost", text: cost ? `−${cost}` : "✓" }));
+    if (cost > 0) item.classList.add("mistake");
+    if (lost) item.classList.add("lost-outcome");
+    item.title = lost ? "this card gave away the outcome" : cost ? `this card cost ${cost}` : "optimal";
   }
   return item;
 }
