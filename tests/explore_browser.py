@@ -58,7 +58,8 @@ class Server:
 
     def __init__(self, path: Path, *options: str):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "explore", str(path), "--no-browser", *options],
+            [sys.executable, "-m", "cli.main", "explore", str(path.relative_to(ROOT)), "--no-browser",
+             *options],
             cwd=ROOT, stderr=subprocess.PIPE, text=True)
         line = self.process.stderr.readline()
         if "http://127.0.0.1:" not in line:
@@ -108,6 +109,12 @@ class Page:
                 for item in self.page.eval_on_selector_all("#moves li[data-cost]", """
                     items => items.map(i => ({ply: i.dataset.ply, cost: i.dataset.cost,
                                               mistake: i.dataset.mistake}))""")}
+
+    def move_list_filled(self, moves: int) -> None:
+        """Wait until the move list shows the cost of ``moves`` cards (solved one by one)."""
+        # a function, not an expression: the page's Content-Security-Policy forbids eval
+        self.page.wait_for_function("n => document.querySelectorAll('#moves li[data-cost]').length >= n",
+                                    arg=moves, timeout=SETTLE_MS)
 
     def hidden_cards(self) -> int:
         return self.page.locator(".table .card.back").count()

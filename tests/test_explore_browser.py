@@ -177,16 +177,15 @@ def test_click_through_a_deal(open_page, name, from_ply):
     final = deal_after(path, line)
     check_undo_redo_reload(page, server, path, line, values)
     check_move_list(page, final)
+    screenshot(page, name)
     check_players_view(page, final)
     check_copy(page, final)
-    screenshot(page, name)
 
 
 def check_undo_redo_reload(page: Page, server: Server, path: Path, line: list[str], values: dict):
     """Back and forth shows the same values; no position is searched twice in a session."""
     end = len(line)
-    page.page.wait_for_function(f"document.querySelectorAll('#moves li[data-cost]').length >= {end}",
-                                timeout=120_000)        # every position of the line is solved
+    page.move_list_filled(end)                 # every position of the line is solved
     solves = json.load(urllib.request.urlopen(server.url + "api/session", timeout=30))["solves"]
     page.key("ArrowLeft")
     page.settled(end - 1)
@@ -212,6 +211,7 @@ def check_undo_redo_reload(page: Page, server: Server, path: Path, line: list[st
 def check_move_list(page: Page, deal: Deal):
     """Each played card's cost and mistake mark are what ``stich replay`` says."""
     steps = stich("replay", deal=deal)["steps"]
+    page.move_list_filled(len(steps))
     assert page.move_costs() == {k + 1: (step["cost"], step["mistake"]) for k, step in enumerate(steps)}
 
 
@@ -249,7 +249,7 @@ def screenshot(page: Page, name: str):
     folder = os.environ.get("STICH_EXPLORE_SCREENSHOTS")
     if folder:
         game = name.split("-")[0]
-        page.page.screenshot(path=str(Path(folder) / f"explore-{game}.png"), full_page=True)
+        page.page.locator("body").screenshot(path=str(Path(folder) / f"explore-{game}.png"))
 
 
 # --- bad requests -----------------------------------------------------------------------------------
