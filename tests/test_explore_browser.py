@@ -24,13 +24,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from explore_browser import ROOT, Page, Server, launch, skip_or_fail
+
 from solver import load, loads
 from solver.deals.deal import Deal
-from solver.games.base import side_label
 from solver.model.cards import SUIT_LETTERS, parse_card
-from solver.report.text import totals_text
+from solver.model.rules import side_label
+from solver.report.common import totals_text
 
 EXAMPLES = ROOT / "examples"
 MOVE = re.compile(r"^\((\S+) (\S+)\) (\S+)$")
@@ -105,8 +105,8 @@ def shown_value(row: dict, deal: Deal) -> str:
     text = f"{row['totals'][0]}–{row['totals'][1]}" + (f" −{row['loss']}" if row["loss"] else "")
     outcome = row["outcome"]
     if outcome:
-        level = outcome["level"]
-        text += " " + (f"{side_label(deal.rule_set, outcome['winner'] - 1)}: {level}" if outcome["winner"] else level)
+        level, winner = outcome["level"], outcome["winner"]
+        text += " " + (f"{side_label(deal.rule_set, winner - 1)}: {level}" if winner else level)
     return text
 
 
@@ -121,7 +121,8 @@ def check_values(page: Page, deal: Deal, announce: str | None) -> tuple[dict, di
     expected = stich("analyze", deal=deal)["seats"][0]
     assert page.text("#dd-totals") == totals_text(deal, tuple(expected["totals"]))
     assert page.text("#dd-outcome") == " ".join(expected["outcome"]["text"].split())
-    rows = {card: row for row in expected["moves"] if row.get("announce") == announce for card in row["cards"]}
+    rows = {card: row for row in expected["moves"] if row.get("announce") == announce
+            for card in row["cards"]}
     shown = page.legal_cards()
     assert set(shown) == set(rows)
     for card, row in rows.items():

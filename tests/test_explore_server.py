@@ -7,7 +7,6 @@ stops it.  (The page itself is driven in a real browser in test_explore_browser.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -29,6 +28,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from cli.main import main  # noqa: E402
 from solver import load, loads  # noqa: E402
 from solver.explore.app import create_app  # noqa: E402
+from solver.explore.pool import WorkerPool  # noqa: E402
 from solver.explore.position import file_line, position_deal, start_text  # noqa: E402
 from solver.explore.session import ExploreSession, Options  # noqa: E402
 
@@ -129,8 +129,10 @@ def test_each_position_is_searched_once_per_session(served):
     client, session = served("scharwenzel-played.toml")
     request = {"start": session.start, "moves": session.line[:8], "objective": "score"}
     answers = []
-    threads = [threading.Thread(target=lambda: answers.append(client.post("/api/analysis", json=request).json()))
-               for _ in range(4)]
+
+    def ask():
+        answers.append(client.post("/api/analysis", json=request).json())
+    threads = [threading.Thread(target=ask) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -141,6 +143,27 @@ def test_each_position_is_searched_once_per_session(served):
     client.post("/api/analysis", json={**request, "objective": "total"})
     assert session.solves == 2                # another objective is another search
     assert client.get("/api/session").json()["solves"] == 2
+
+
+def test_the_newest_analysis_request_is_searched_first_and_close_cancels_the_rest():
+    """The page asks for the position shown last; positions clicked past can wait."""
+    pool = WorkerPool(1, "test-explore", lifo=True)
+    started, gate, order = threading.Event(), threading.Event(), []
+    busy = pool.submit(lambda: (started.set(), gate.wait(10)))
+    started.wait(10)
+    queued = [pool.submit(order.append, k) for k in range(3)]
+    gate.set()
+    assert [f.result(timeout=10) for f in queued] == [None] * 3 and busy.result(timeout=10)
+    assert order == [2, 1, 0]
+    started.clear(), gate.clear()
+    pool.submit(lambda: (started.set(), gate.wait(10)))
+    started.wait(10)
+    waiting = pool.submit(order.append, 3)
+    pool.close()
+    gate.set()
+    assert waiting.cancelled() and order == [2, 1, 0]
+    with pytest.raises(RuntimeError):
+        pool.submit(order.append, 4)
 
 
 def test_the_players_view_is_what_stich_suggest_prints(served, tmp_path):

@@ -133,9 +133,11 @@ def routes(session: ExploreSession) -> list:
         job.cancel()
         return job.as_json()
 
-    return [Route("/", page), Route("/api/session", about), Route("/api/position", position, methods=["POST"]),
-            Route("/api/analysis", analysis, methods=["POST"]), Route("/api/view", view, methods=["POST"]),
-            Route("/api/view/{job}", view_job), Route("/api/view/{job}/cancel", cancel, methods=["POST"]),
+    post = ["POST"]
+    return [Route("/", page), Route("/api/session", about),
+            Route("/api/position", position, methods=post), Route("/api/analysis", analysis, methods=post),
+            Route("/api/view", view, methods=post), Route("/api/view/{job}", view_job),
+            Route("/api/view/{job}/cancel", cancel, methods=post),
             Mount("/static", StaticFiles(directory=STATIC), name="static")]
 
 

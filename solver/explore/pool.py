@@ -50,6 +50,8 @@ class WorkerPool:
 
     def close(self) -> None:
         """Cancel what has not started; a search already running is left to the daemon."""
+        if self._closed:
+            return
         self._closed = True
         while True:
             try:

@@ -19,9 +19,11 @@ from pathlib import Path
 
 from solver.analysis.analyze import analyze
 from solver.deals.deal import Deal
-from solver.report.text import analysis_json
+from solver.report.analysis import analysis_json
+from solver.report.suggest import suggest_json
 from solver.view import EXACT_LIMIT, count_layouts, information
-from solver.view.suggest import suggest, suggest_json
+from solver.view.suggest import suggest
+
 from .pool import WorkerPool
 from .position import RequestError, describe, file_line, position_deal, start_text
 
@@ -145,7 +147,8 @@ class ExploreSession:
         key = (deal.dump(), objective)
         future = self._analyses.get(key)
         if future is None or (future.done() and future.exception() is not None):
-            self._trim(self._analyses)
+            while len(self._analyses) >= KEEP_ANSWERS:       # the oldest answer goes
+                self._analyses.pop(next(iter(self._analyses)))
             future = self._analyses[key] = self._dd.submit(self._analyse, deal, objective)
         return await asyncio.shield(asyncio.wrap_future(future))
 
@@ -163,17 +166,25 @@ class ExploreSession:
         samples, seed, exact = check_sampling(samples, seed, exact)
         seat = _seat_to_move(deal)
         key = (deal.dump(), seat, objective, samples, seed, exact)
-        for other in self._views.values():
-            if other.key != key and other.state in ("queued", "running"):
-                other.cancel()
-        job = self._views.get(key)
-        if job is None or job.state in ("cancelled", "error"):
+        with self._lock:                     # requests come in on several threads
+            for other in self._views.values():
+                if other.key != key and other.state in ("queued", "running"):
+                    other.cancel()
+            job = self._views.get(key)
+            if job is not None and job.state not in ("cancelled", "error"):
+                return job
             info = information(deal, seat)
-            job = ViewJob(next(self._numbers), key, count_layouts(info))
-            self._trim(self._views)
-            self._views[key] = self._jobs[job.id] = job
-            future = self._pv.submit(self._suggest, job, info, objective, samples, seed, exact)
-            future.add_done_callback(job.finish)
+            job = self._remember(ViewJob(next(self._numbers), key, count_layouts(info)))
+        future = self._pv.submit(self._suggest, job, info, objective, samples, seed, exact)
+        future.add_done_callback(job.finish)
+        return job
+
+    def _remember(self, job: ViewJob) -> ViewJob:
+        """Keep a job by its position and by its id; the oldest go beyond ``KEEP_ANSWERS``."""
+        while len(self._views) >= KEEP_ANSWERS:
+            old = self._views.pop(next(iter(self._views)))
+            self._jobs.pop(old.id, None)
+        self._views[job.key] = self._jobs[job.id] = job
         return job
 
     def _suggest(self, job: ViewJob, info, objective, samples, seed, exact) -> dict:
@@ -188,14 +199,9 @@ class ExploreSession:
             raise KeyError(job_id)
         return self._jobs[job_id]
 
-    @staticmethod
-    def _trim(answers: dict) -> None:
-        while len(answers) >= KEEP_ANSWERS:
-            answers.pop(next(iter(answers)))
-
     def close(self) -> None:
         """Stop every job: the page is gone (Ctrl-C)."""
-        for job in self._views.values():
+        for job in list(self._views.values()):
             job.cancel()
         self._dd.close()
         self._pv.close()

@@ -588,7 +588,9 @@ function wire() {
   $("view-run").onclick = setSampling;
   $("view-cancel").onclick = cancelView;
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", () => { if (readAddress()) load(); });
+  window.addEventListener("hashchange", () => {          // an address edited by hand
+    try { if (readAddress()) load(); } catch (error) { showError(`the address: ${error.message}`); }
+  });
 }
 
 async function init() {
