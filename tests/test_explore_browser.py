@@ -201,6 +201,14 @@ def check_undo_redo_reload(page: Page, server: Server, path: Path, line: list[st
     page.settled(0)
     page.key("End")
     page.settled(end)
+    players = load(path).players
+    back = end - 1 - (end - 1) % players
+    page.key("PageUp")                         # to the start of the trick (or the one before)
+    page.settled(back)
+    page.key("PageDown")
+    page.settled(min(back + players, end))
+    page.key("End")
+    page.settled(end)
     address = page.page.url
     page.page.reload()
     page.settled(end)
@@ -275,6 +283,14 @@ def test_a_malformed_request_is_shown_and_the_server_goes_on(open_page):
     page.settled(10)
     assert page.page.is_hidden("#error")
     assert page.legal_cards()                  # values again: the server kept serving
+    page.key("Home")                           # another first card, then the file's play again
+    page.settled(0)
+    page.click('.table .card.legal[data-card="EO"]')
+    page.settled(1)
+    assert page.page.locator("#moves li[data-ply]").count() == 2
+    page.key("f")
+    page.settled(10)
+    assert page.page.locator("#moves li[data-ply]").count() == 11
 
 
 class AttackPage(http.server.BaseHTTPRequestHandler):

@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .position import RequestError
-from .session import ExploreSession
+from .session import ExploreSession, UnknownJob
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 256 * 1024
@@ -72,8 +72,8 @@ def api(handler):
             return JSONResponse(await handler(request), headers=HEADERS)
         except RequestError as exc:
             return error(str(exc))
-        except KeyError as exc:
-            return error(f"no such job: {exc.args[0]}", 404)
+        except UnknownJob as exc:
+            return error(str(exc), 404)
         except Exception as exc:  # noqa: BLE001 - one request failed, not the server
             print(f"stich: explore: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
             return error(f"internal error: {type(exc).__name__}: {exc}", 500)

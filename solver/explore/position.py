@@ -161,7 +161,7 @@ def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
                   for k, c in enumerate(position.trick)],
         "tricks": history_json(deal, position),
         "points": list(position.points), "tricks_won": list(position.tricks_won),
-        "bonus": list(position.bonus), "taken": list(deal.taken),
+        "bonus": list(position.bonus),
         "announced": [_pair_text(p, deal) for p in sorted(position.shown)],
         **legal_json(deal, position),
         "over": over,

@@ -48,6 +48,10 @@ class Cancelled(Exception):
     """The page cancelled a player's-view job."""
 
 
+class UnknownJob(LookupError):
+    """A job number this session never gave out (or has forgotten)."""
+
+
 class ViewJob:
     """A ``suggest`` run for one position: its progress, its answer, and a cancel flag that
     the run checks after each layout."""
@@ -196,7 +200,7 @@ class ExploreSession:
 
     def job(self, job_id: str) -> ViewJob:
         if job_id not in self._jobs:
-            raise KeyError(job_id)
+            raise UnknownJob(f"no such job: {job_id}")
         return self._jobs[job_id]
 
     def close(self) -> None:

@@ -556,9 +556,16 @@ function setSampling() {
   load();
 }
 
+function trickStart(ply) {
+  // the first ply of the trick holding ``ply`` (one trick is a card from every seat)
+  const n = state.position ? state.position.players : 1;
+  return Math.max(ply, 0) - (Math.max(ply, 0) % n);
+}
+
 const KEYS = {
   ArrowLeft: () => go(state.ply - 1), ArrowRight: () => go(state.ply + 1),
   Home: () => go(0), End: () => go(state.line.length), b: playBest, " ": playBest,
+  PageUp: () => go(trickStart(state.ply - 1)), PageDown: () => go(trickStart(state.ply) + state.position.players),
   f: () => { state.line = state.fileLine.slice(); go(state.line.length); },
   v: () => setView(state.view === "dd" ? "player" : "dd"),
   o: () => setObjective(state.objective === "score" ? "total" : "score"),
