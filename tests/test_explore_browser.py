@@ -6,8 +6,8 @@ position checks each value on the page against ``stich analyze --json`` of that 
 run as a command on the deal file the test builds itself.  Then: undo and redo, the start
 and the end, a reload from the address, no position searched twice, the move list against
 ``stich replay --json``, the player's view against ``stich suggest --json`` (and the cards it
-hides), and the copied position solved by ``stich solve``.  Last, a malformed request and a
-foreign page's request.  Set STICH_EXPLORE_SCREENSHOTS=DIR to save each game's page there
+hides), and the copied position solved by ``stich solve``.  Then a whole deal's player's view
+with its progress, cancelled; last, a malformed request and a foreign page's request.  Set STICH_EXPLORE_SCREENSHOTS=DIR to save each game's page there
 (the pictures in docs/).
 """
 
@@ -24,7 +24,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from explore_browser import ROOT, Page, Server, launch, skip_or_fail
+from explore_browser import ROOT, SETTLE_MS, Page, Server, launch, skip_or_fail
 
 from solver import load, loads
 from solver.deals.deal import Deal
@@ -259,6 +259,21 @@ def screenshot(page: Page, name: str):
     if folder:
         game = name.split("-")[0]
         page.page.locator("body").screenshot(path=str(Path(folder) / f"explore-{game}.png"))
+
+
+def test_a_long_players_view_shows_progress_and_can_be_cancelled(open_page):
+    """A whole Elfern deal: about a second a layout.  Esc stops it after the first."""
+    page, server = open_page("elfern-deal.toml")
+    page.settled(0)
+    page.key("v")
+    page.page.wait_for_selector("#view-status:has-text('of 100 layouts solved')", timeout=SETTLE_MS)
+    page.page.wait_for_function("() => document.getElementById('view-progress').value >= 1",
+                                timeout=SETTLE_MS)
+    assert page.page.eval_on_selector("body", "b => b.dataset.busy") == "yes"
+    page.key("Escape")
+    page.page.wait_for_selector("#view-status:text-is('cancelled')")
+    assert page.page.eval_on_selector("body", "b => b.dataset.busy") == "no"
+    assert not page.page.is_enabled("#view-cancel") and page.view_rows() == []
 
 
 # --- bad requests -----------------------------------------------------------------------------------

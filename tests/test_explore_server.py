@@ -242,7 +242,8 @@ def test_an_illegal_move_gets_the_deal_readers_message(served):
 
 @pytest.mark.parametrize("request_", [
     {"moves": ["GK G10"]}, {"moves": [1]}, {"moves": ["GK"] * 401}, {"objective": "best"},
-    {"samples": 0}, {"samples": 5, "exact": True}, {"seed": "x"}])
+    {"samples": 0}, {"samples": 5, "exact": True}, {"seed": "x"}, {"start": ["a", "list"]},
+    {"start": (EXAMPLES / "schafkopf2-played.toml").read_text(encoding="utf-8")}])
 def test_bad_fields_are_named(served, request_):
     client, session = served("schafkopf2-mariage.toml")
     body = {"start": session.start, "moves": [], "objective": "score", **request_}

@@ -46,11 +46,15 @@ def file_line(deal: Deal) -> list[str]:
             for t, trick in enumerate(deal.play) for k, card in enumerate(trick)]
 
 
-@lru_cache(maxsize=64)
-def read_start(text: str) -> Deal:
+def read_start(text) -> Deal:
     """The start a page sent, read by the deal reader (a start has no ``play``)."""
     if not isinstance(text, str) or len(text) > MAX_START:
         raise RequestError(f"start: must be a deal file of at most {MAX_START} characters")
+    return _read_start(text)
+
+
+@lru_cache(maxsize=64)        # every request of a page sends the same start
+def _read_start(text: str) -> Deal:
     try:
         deal = loads(text, "start")
     except DealError as exc:

@@ -171,8 +171,9 @@ async function load() {
   state.analysis = null;
   showError("");
   busy(true);
+  let position = null;
   try {
-    const position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
+    position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
     if (token !== state.token) return;
     state.position = position;
     render();
@@ -180,7 +181,11 @@ async function load() {
     if (state.view === "player") await runView(token);
     else await loadAnalysis(token);
   } catch (error) {
-    if (token === state.token) { showError(error.message); busy(false); render(); }
+    if (token !== state.token) return;
+    showError(error.message);
+    busy(false);
+    if (position) render();
+    else $("table").replaceChildren();          // no position: show none rather than the last one
   }
   if (token === state.token) fillMoveList(token);
 }
