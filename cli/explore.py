@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import (InputError, deal_argument, objective_option, read_deal, rule_option,
-                     tt_option)
+from .common import InputError, deal_argument, objective_option, read_deal, rule_option, tt_option
 
 EXIT_INTERRUPTED = 130
 
