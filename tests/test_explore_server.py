@@ -330,7 +330,9 @@ def start_server(name: str) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen([sys.executable, "-m", "cli.main", "explore", str(EXAMPLES / name),
                                 "--no-browser"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
-    assert "http://127.0.0.1:" in line, line
+    if "http://127.0.0.1:" not in line:
+        process.kill()                         # no server left behind by a failing test
+        raise AssertionError(f"stich explore did not start on 127.0.0.1: {line}")
     return process, line.split()[2]
 
 
