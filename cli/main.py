@@ -11,6 +11,7 @@ from .batch import batch_command
 from .bench import bench_command
 from .common import StichGroup
 from .deal import deal_command
+from .explore import explore_command
 from .puzzle import puzzle_command
 from .replay import replay_command
 from .rules import rules_command
@@ -33,7 +34,7 @@ def main() -> None:
 
 for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,
                 rules_command, deal_command, batch_command, bench_command, suggest_command,
-                tactic_command):
+                tactic_command, explore_command):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,6 +6,8 @@ Skipped, and why:
 - `pip install ...` and `pytest ...`: they install or test the package itself;
 - `--dask ADDRESS`: needs a running Dask scheduler;
 - synopses with placeholders (`stich solve FILE`, `stich rules [GAME]`): not runnable as written.
+`stich explore` serves its page until Ctrl-C: it runs as printed (its browser is `true`), its
+page is read, and Ctrl-C must stop it with status 130.
 `stich bench`, the 100 Elfern deals of `stich batch --generate elfern` and `stich suggest` on a
 whole Elfern deal take minutes: they run under `-m slow`, as do the player's-view studies of
 Schafkopf2 and Elfern (every decision K more solves).  The `stich tactic` studies behind the
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -53,10 +57,13 @@ def skip_reason(command: str) -> str | None:
         return "needs a Dask scheduler"
     if re.search(r"\b[A-Z]{1,4}\b|\[", command.split("#")[0]):
         return "a synopsis with placeholders"
+    if command.startswith("stich explore"):
+        return "a server: test_readme_explore_command_serves_its_page runs it"
     return None
 
 
 COMMANDS = readme_commands()
+EXPLORE = [c for c in COMMANDS if c.startswith("stich explore") and skip_reason(c).startswith("a server")]
 CASES = [pytest.param(c, marks=[pytest.mark.slow] if any(s in c for s in SLOW) else [],
                       id=c[:60]) for c in COMMANDS if skip_reason(c) is None]
 
@@ -93,6 +100,25 @@ def test_readme_command_runs(command, shell):
     assert "Traceback" not in done.stderr
     stray = {name for name in set(os.listdir(where)) - before if name.startswith("=")}
     assert not stray, f"{command}: the shell wrote {stray} (an unquoted '>')"
+
+
+@pytest.mark.parametrize("command", EXPLORE)
+def test_readme_explore_command_serves_its_page(command, shell):
+    pytest.importorskip("starlette", reason="stich explore needs its extra: pip install \".[explore]\"")
+    where, env = shell
+    process = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=where, env=dict(env, BROWSER="true"),
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        assert "http://127.0.0.1:" in line, f"{command}: {line}{process.stderr.read()}"
+        with urllib.request.urlopen(line.split()[2], timeout=30) as page:
+            assert b"explore.js" in page.read()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "Traceback" not in process.stderr.read()
 
 
 def test_puzzle_help_quotes_its_goals():

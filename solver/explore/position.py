@@ -1,0 +1,174 @@
+"""A line of play in the explorer: the moves a page sends, checked into a position, and the
+table the page draws of it.
+
+The page keeps the deal before any card is played (its *start*, as deal-file text) and the
+line of moves from there, each a card in the deal's notation, a lead maybe with its
+announcement: ``"(marriage R) RA"``.  The moves become the ``play`` of a deal file and the
+deal reader checks them, so a bad move gets the reader's own message ("play: trick 2, card 1
+(R9 by seat 1): seat 1 must follow ...") and the position is exactly the one ``stich solve``
+reads from the copied text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from solver.deals.deal import Deal, DealError, loads, show_text
+from solver.model.cards import Card, suit_name
+from solver.model.position import Position
+from solver.model.rules import side_label
+from solver.report.common import UNIT_WORDS, headline, shown_suit
+
+MAX_MOVES = 400          # more than any deal has cards
+MAX_START = 64 * 1024    # a deal file is a few hundred bytes
+# one card, maybe after one announcement: "RA", "(marriage R) RA"
+_MOVE = re.compile(r"(?:\(\s*\w+\s+[^()\s]+\s*\)\s*)?[^\s()]+")
+
+
+class RequestError(ValueError):
+    """A request the explorer cannot answer; its message is shown on the page."""
+
+
+def start_text(deal: Deal) -> str:
+    """The deal before its ``play``, as a deal file: where every line of the page starts."""
+    return replace(deal, play=(), shows=()).dump()
+
+
+def file_line(deal: Deal) -> list[str]:
+    """The moves of the deal's ``play`` as the page writes them (announcements included)."""
+    shows = {(t, k): suit for t, k, suit in deal.shows}
+    word = deal.rule_set.pair_word
+    return [(show_text(word, shows[t, k], deal.notation) + " " if (t, k) in shows else "")
+            + card.text(deal.notation)
+            for t, trick in enumerate(deal.play) for k, card in enumerate(trick)]
+
+
+def read_start(text) -> Deal:
+    """The start a page sent, read by the deal reader (a start has no ``play``)."""
+    if not isinstance(text, str) or len(text) > MAX_START:
+        raise RequestError(f"start: must be a deal file of at most {MAX_START} characters")
+    return _read_start(text)
+
+
+@lru_cache(maxsize=64)        # every request of a page sends the same start
+def _read_start(text: str) -> Deal:
+    try:
+        deal = loads(text, "start")
+    except DealError as exc:
+        raise RequestError(str(exc)) from None
+    if deal.play:
+        raise RequestError("start: must not have `play` (the moves come apart)")
+    return deal
+
+
+def check_moves(moves) -> list[str]:
+    """The moves a page sent: a list of at most ``MAX_MOVES`` strings, one card each."""
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+        raise RequestError(f"moves: must be a list of at most {MAX_MOVES} moves")
+    for k, move in enumerate(moves):
+        if not isinstance(move, str) or not _MOVE.fullmatch(move.strip()):
+            raise RequestError(f"moves: move {k + 1} ({json.dumps(move, ensure_ascii=False)[:40]}) "
+                               f"is not one card, e.g. \"RA\" or \"(marriage R) RA\"")
+    return [move.strip() for move in moves]
+
+
+def position_deal(start: str, moves) -> Deal:
+    """The deal file of the position after ``moves`` from ``start``, checked by the reader."""
+    base = read_start(start)
+    moves = check_moves(moves)
+    n = base.players
+    tricks = [" ".join(moves[i:i + n]) for i in range(0, len(moves), n)]
+    if not tricks:
+        return base
+    try:
+        return loads(f"play = {json.dumps(tricks, ensure_ascii=False)}\n{start}", "moves")
+    except DealError as exc:
+        raise RequestError(str(exc)) from None
+
+
+# --- the table the page draws -----------------------------------------------------------------
+
+def card_json(card: Card, deal: Deal, hidden: frozenset = frozenset()) -> dict:
+    """A card for the page: its text, suit (for its colour) and whether it is a trump; a card
+    the viewing seat cannot see is only a back."""
+    if card in hidden:
+        return {"hidden": True}
+    return {"text": card.text(deal.notation), "suit": card.suit,
+            "trump": deal.rule_set.is_trump(card)}
+
+
+def seats_json(deal: Deal, position: Position, hidden: frozenset) -> list[dict]:
+    """Each seat's cards as they lie: a hand, or piles of a face-up card on a face-down one
+    (``null`` where a pile is gone), so a pile keeps its place as it is played."""
+    rules = position.rules
+    seats = []
+    for s in range(position.seats):
+        seat = {"seat": s + 1, "side": rules.side(s)}
+        if rules.layout.stacked:
+            seat["piles"] = [None if not pile else {
+                "up": card_json(pile[-1], deal, hidden),
+                "down": card_json(pile[0], deal, hidden) if len(pile) == 2 else None}
+                for pile in position.piles[s]]
+        else:
+            seat["hand"] = [card_json(c, deal, hidden) for c in position.hands[s]]
+        seats.append(seat)
+    return seats
+
+
+def history_json(deal: Deal, position: Position) -> list[dict]:
+    """The tricks taken: leader, cards, winner, what the trick brought, any announcement."""
+    return [{"leader": r.leader + 1, "winner": r.winner + 1, "points": r.points,
+             "cards": [card_json(c, deal) for c in r.cards],
+             "announce": None if r.pair is None else _pair_text(r.pair, deal),
+             "pair_bonus": r.pair_bonus, "run_bonus": r.run_bonus} for r in position.history]
+
+
+def _pair_text(pair: int, deal: Deal) -> str:
+    rules = deal.rule_set
+    return show_text(rules.pair_word, rules.pairs[pair][0].suit, deal.notation)
+
+
+def legal_json(deal: Deal, position: Position) -> dict:
+    """The cards the seat to move may play, and the announcements it may make with a lead:
+    the text and the suit letter ``stich analyze --json`` gives as ``announce``.  The first
+    is what the solver plays with a plain lead (announcing never costs)."""
+    if position.is_over():
+        return {"legal": [], "announce": []}
+    return {"legal": [c.text(deal.notation) for c in position.legal_moves()],
+            "announce": [{"text": _pair_text(p, deal), "suit": shown_suit(p, deal)}
+                         for p in position.showable_pairs()]}
+
+
+def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
+    """Everything the page draws of a position (no search): the layout, trump, who is to
+    move, the trick in progress, the tricks taken, the totals so far, the announcements, the
+    legal moves, and the position as a deal file."""
+    position = deal.position()
+    rules = position.rules
+    over = position.is_over()
+    trick_leader = position.leader
+    return {
+        "title": headline(deal), "game": deal.game, "layout": rules.layout.name,
+        "players": deal.players, "unit": UNIT_WORDS[rules.unit],
+        # how stich replay counts what a card cost: the loss of its side's total, or where
+        # bonuses make the game not constant-sum (Mariage) the loss of its side's lead
+        "cost_of": "total" if rules.constant_sum else "lead",
+        "sides": [side_label(rules, 0), side_label(rules, 1)],
+        "trump": None if rules.trump is None else suit_name(rules.trump, deal.notation),
+        "seats": seats_json(deal, position, hidden),
+        "stock": [card_json(c, deal, hidden) for c in position.stock],
+        "to_move": None if over else position.to_move + 1,
+        "trick": [{"seat": (trick_leader + k) % position.seats + 1, "card": card_json(c, deal)}
+                  for k, c in enumerate(position.trick)],
+        "tricks": history_json(deal, position),
+        "points": list(position.points), "tricks_won": list(position.tricks_won),
+        "bonus": list(position.bonus),
+        "announced": [_pair_text(p, deal) for p in sorted(position.shown)],
+        **legal_json(deal, position),
+        "over": over,
+        "final": deal.game_spec.outcome(position, deal).as_json() if over else None,
+        "file": deal.dump(),
+    }

@@ -1,0 +1,628 @@
+// stich explore: play through a deal with every card's value shown.
+//
+// The page keeps the deal before any card (its start, a deal file), the line of moves from
+// there and the ply shown; all three (and the options) live in the address, so a link or a
+// reload reopens the same position.  The server checks every move and does every search:
+// /api/position draws a position, /api/analysis is `stich analyze --json` of it, /api/view
+// runs `stich suggest` as a job with progress.  Nothing here computes a value.
+"use strict";
+
+const state = {
+  start: null, line: [], ply: 0, fileLine: [], name: "",
+  objective: "score", view: "dd", samples: null, seed: 0, exact: false,
+  position: null, analysis: null, job: null, announce: null,
+  analyses: new Map(),   // "objective|moves" -> the analysis JSON (the server keeps them too)
+  token: 0,              // bumped on every navigation: late answers for old positions are dropped
+};
+
+// --- small helpers ---------------------------------------------------------------------------
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function toBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, options);
+  let data;
+  try { data = await response.json(); } catch (e) { data = { error: `${response.status} ${response.statusText}` }; }
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function busy(on) {
+  // the spinner, and for a test (or a curious user) whether the values shown are final
+  $("spinner").hidden = !on;
+  document.body.dataset.busy = on ? "yes" : "no";
+}
+
+// --- the address ------------------------------------------------------------------------------
+
+function readAddress() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has("start")) return false;
+  state.start = fromBase64Url(params.get("start"));
+  state.line = params.get("line") ? params.get("line").split(",").map(decodeURIComponent) : [];
+  state.ply = Math.min(Math.max(parseInt(params.get("ply") ?? state.line.length, 10) || 0, 0), state.line.length);
+  state.objective = params.get("objective") === "total" ? "total" : "score";
+  state.view = params.get("view") === "player" ? "player" : "dd";
+  state.samples = params.get("samples") ? parseInt(params.get("samples"), 10) : null;
+  state.seed = params.get("seed") ? parseInt(params.get("seed"), 10) : 0;
+  state.exact = params.get("exact") === "1";
+  return true;
+}
+
+function writeAddress() {
+  const parts = [`start=${toBase64Url(state.start)}`,
+    `line=${state.line.map(encodeURIComponent).join(",")}`, `ply=${state.ply}`,
+    `objective=${state.objective}`, `view=${state.view}`];
+  if (state.samples) parts.push(`samples=${state.samples}`);
+  if (state.seed) parts.push(`seed=${state.seed}`);
+  if (state.exact) parts.push("exact=1");
+  history.replaceState(null, "", `#${parts.join("&")}`);
+}
+
+// --- moves and their values -------------------------------------------------------------------
+
+const moves = (ply = state.ply) => state.line.slice(0, ply);
+const analysisKey = (ply) => `${state.objective}|${moves(ply).join(",")}`;
+
+function splitMove(move) {
+  // "(marriage R) RA" -> the announcement, its suit letter and the card
+  const m = /^(\(\s*\S+\s+([^()\s]+)\s*\))\s*(\S+)$/.exec(move);
+  return m ? { announce: m[1], suit: m[2], card: m[3] } : { announce: null, suit: null, card: move };
+}
+
+function rowFor(analysis, card, suit) {
+  // the analysis row of a card played with (or without) an announcement
+  if (!analysis) return null;
+  return analysis.seats[0].moves.find((row) => row.cards.includes(card) && (row.announce ?? null) === suit) ?? null;
+}
+
+function outcomeText(outcome) {
+  if (!outcome) return "";
+  return outcome.winner ? `${state.position.sides[outcome.winner - 1]}: ${outcome.level}` : outcome.level;
+}
+
+function valueText(row) {
+  // what a card shows: its final totals, its loss against the best card, its outcome
+  let text = `${row.totals[0]}–${row.totals[1]}`;
+  if (row.loss) text += ` −${row.loss}`;
+  const outcome = outcomeText(row.outcome);
+  return outcome ? `${text} ${outcome}` : text;
+}
+
+function verdict(row, analysis) {
+  // optimal, losing (gives away some of the total) or outcome-losing: under the score
+  // objective a card that is not optimal gives away the outcome; under the total objective
+  // one whose outcome differs from the best card's
+  const best = analysis.seats[0].moves[0];
+  const same = (a, b) => (!a && !b) || (a && b && a.level === b.level && a.winner === b.winner);
+  if (state.objective === "score" ? !row.optimal : !same(row.outcome, best.outcome)) return "outcome-losing";
+  return row.loss > 0 ? "losing" : "optimal";
+}
+
+function replayCost(row, analysis) {
+  // what a played card cost its side, as stich replay counts it (see "cost_of")
+  if (state.position.cost_of === "total") return row.loss;
+  const seat = analysis.seats[0], sign = (seat.seat - 1) % 2 === 0 ? 1 : -1;
+  const lead = (totals) => sign * (totals[0] - totals[1]);
+  return Math.max(lead(seat.totals) - lead(row.totals), 0);
+}
+
+function selectedAnnouncement() {
+  const options = state.position.announce;
+  if (!options.length) return null;
+  if (state.announce === "") return null;
+  return options.find((o) => o.text === state.announce) ?? options[0];
+}
+
+function moveFor(card) {
+  const announce = selectedAnnouncement();
+  return announce ? `${announce.text} ${card}` : card;
+}
+
+// --- navigation -------------------------------------------------------------------------------
+
+function go(ply) {
+  state.ply = Math.min(Math.max(ply, 0), state.line.length);
+  state.announce = null;
+  writeAddress();
+  load();
+}
+
+function play(move) {
+  if (state.line[state.ply] !== move) state.line = state.line.slice(0, state.ply).concat([move]);
+  go(state.ply + 1);
+}
+
+async function load() {
+  const token = ++state.token;
+  cancelJob();
+  state.analysis = null;
+  showError("");
+  busy(true);
+  let position = null;
+  try {
+    position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
+    if (token !== state.token) return;
+    state.position = position;
+    render();
+    if (position.over) { busy(false); return; }
+    if (state.view === "player") await runView(token);
+    else await loadAnalysis(token);
+  } catch (error) {
+    if (token !== state.token) return;
+    showError(error.message);
+    busy(false);
+    if (position) render();
+    else $("table").replaceChildren();          // no position: show none rather than the last one
+  }
+  if (token === state.token) fillMoveList(token);
+}
+
+async function analysisAt(ply) {
+  const key = analysisKey(ply);
+  if (!state.analyses.has(key)) {
+    const answer = await api("/api/analysis", { start: state.start, moves: moves(ply), objective: state.objective });
+    state.analyses.set(key, answer);
+  }
+  return state.analyses.get(key);
+}
+
+async function loadAnalysis(token) {
+  busy(true);
+  const analysis = await analysisAt(state.ply);
+  if (token !== state.token) return;
+  state.analysis = analysis;
+  busy(false);
+  render();
+}
+
+async function fillMoveList(token) {
+  // the analysis before each card of the line, one at a time after the position shown
+  for (let k = 0; k < state.line.length; k++) {
+    if (token !== state.token) return;
+    if (state.analyses.has(analysisKey(k))) continue;
+    try { await analysisAt(k); } catch (error) { return; }
+    if (token === state.token) renderMoves();
+  }
+}
+
+function bestMove() {
+  if (state.view === "player") {
+    const result = state.job && state.job.result;
+    return result ? moveFor(result.best) : null;
+  }
+  if (!state.analysis) return null;
+  const row = state.analysis.seats[0].moves[0];
+  const option = state.position.announce.find((o) => o.suit === row.announce);
+  return option ? `${option.text} ${row.cards[0]}` : row.cards[0];
+}
+
+// --- the player's view ------------------------------------------------------------------------
+
+async function runView(token) {
+  busy(true);
+  let job = await api("/api/view", { start: state.start, moves: moves(), objective: state.objective,
+    samples: state.samples, seed: state.seed, exact: state.exact });
+  while (token === state.token) {
+    state.job = job;
+    renderView();
+    if (!["queued", "running"].includes(job.state)) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (token !== state.token) return;
+    job = await api(`/api/view/${job.job}`);
+  }
+  if (token !== state.token) return;
+  busy(false);
+  if (job.state === "error") showError(job.error);
+  render();
+}
+
+function cancelJob() {
+  const job = state.job;
+  state.job = null;
+  if (job && ["queued", "running"].includes(job.state)) api(`/api/view/${job.job}/cancel`, {}).catch(() => {});
+}
+
+async function cancelView() {
+  const job = state.job;
+  if (!job || !["queued", "running"].includes(job.state)) return;
+  state.token++;                                   // stop polling
+  state.job = await api(`/api/view/${job.job}/cancel`, {});
+  busy(false);
+  renderView();
+}
+
+// --- drawing ----------------------------------------------------------------------------------
+
+function render() {
+  const p = state.position;
+  if (!p) return;
+  $("title").textContent = p.title;
+  $("source").textContent = state.name;
+  renderSummary();
+  renderTable();
+  renderFacts();
+  renderMoves();
+  renderTricks();
+  renderView();
+  $("file").textContent = p.file;
+  document.body.dataset.ply = state.ply;
+  $("undo").disabled = state.ply === 0;
+  $("to-start").disabled = state.ply === 0;
+  $("redo").disabled = state.ply >= state.line.length;
+  $("to-end").disabled = state.ply >= state.line.length;
+  $("best").disabled = p.over;
+  $("objective").value = state.objective;
+  document.querySelector(`input[name=view][value=${state.view}]`).checked = true;
+}
+
+function totalsText(totals) {
+  const p = state.position;
+  return `${p.sides[0]}: ${totals[0]} ${p.unit}, ${p.sides[1]}: ${totals[1]} ${p.unit}`;
+}
+
+function renderSummary() {
+  const p = state.position;
+  const label = $("value-label"), totals = $("dd-totals"), outcome = $("dd-outcome");
+  if (p.over) {
+    label.textContent = "The deal is over:";
+    totals.textContent = totalsText(p.points);
+    outcome.textContent = p.final ? p.final.text : "";
+  } else if (state.view === "player") {
+    label.textContent = `Player's view of seat ${p.to_move}:`;
+    totals.textContent = "double-dummy values hidden";
+    outcome.textContent = "";
+  } else {
+    const seat = state.analysis && state.analysis.seats[0];
+    label.textContent = "Double dummy:";
+    totals.textContent = seat ? totalsText(seat.totals) : "solving…";
+    outcome.textContent = seat ? seat.outcome.text : "";
+  }
+}
+
+function cardFace(card, extra = "") {
+  if (card.hidden) return el("span", { class: `card back ${extra}`, title: "hidden from this seat" });
+  return el("span", { class: `card s${card.suit}${card.trump ? " trump" : ""} ${extra}`, "data-card": card.text },
+    el("span", { class: "face", text: card.text }));
+}
+
+function playableCard(card, seatNo) {
+  // a card of the seat to move: a button if legal, with its value under it
+  const p = state.position;
+  if (card.hidden || seatNo !== p.to_move || !p.legal.includes(card.text)) return cardFace(card, "up");
+  const button = el("button", { class: `card legal s${card.suit}${card.trump ? " trump" : ""} up`,
+    "data-card": card.text, title: `play ${moveFor(card.text)}`, onclick: () => play(moveFor(card.text)) },
+  el("span", { class: "face", text: card.text }));
+  button.append(valueBadge(button, card.text));
+  return button;
+}
+
+function valueBadge(button, card) {
+  if (state.view === "player") return viewBadge(button, card);
+  const announce = selectedAnnouncement();
+  if (!state.analysis) return el("span", { class: "value pending", text: "…" });
+  const row = rowFor(state.analysis, card, announce ? announce.suit : null);
+  if (!row) return el("span", { class: "value pending", text: "not searched", title: "leading without the announcement is never better, so it is not searched" });
+  button.classList.add(verdict(row, state.analysis));
+  button.dataset.value = valueText(row);
+  const badge = el("span", { class: "value" }, el("span", { class: "totals", text: `${row.totals[0]}–${row.totals[1]}` }));
+  if (row.loss) badge.append(" ", el("span", { class: "loss", text: `−${row.loss}` }));
+  const outcome = outcomeText(row.outcome);
+  if (outcome) badge.append(el("br"), el("span", { class: "level", text: outcome, title: outcome }));
+  return badge;
+}
+
+function viewBadge(button, card) {
+  const result = state.job && state.job.result;
+  const view = result && result.cards.find((c) => c.card === card);
+  if (!view) return el("span", { class: "value pending", text: "…" });
+  if (result.best === card) button.classList.add("best-guess");
+  button.dataset.expected = String(view.expected_total);
+  return el("span", { class: "value" }, el("span", { text: view.expected_total.toFixed(2) }), el("br"),
+    el("span", { class: "level", text: `best ${Math.round(view.p_best * 100)}%` }));
+}
+
+function renderSeat(seat) {
+  const p = state.position;
+  const box = el("div", { class: `seat${seat.seat === p.to_move ? " to-move" : ""}`, "data-seat": seat.seat },
+    el("div", { class: "seat-label", text: seatLabel(seat) }));
+  const cards = el("div", { class: "cards" });
+  if (seat.piles) {
+    for (const pile of seat.piles) {
+      if (!pile) { cards.append(el("span", { class: "pile gone" })); continue; }
+      const stack = el("span", { class: "pile" });
+      if (pile.down) stack.append(cardFace(pile.down, "down"));
+      stack.append(playableCard(pile.up, seat.seat));
+      cards.append(stack);
+    }
+  } else {
+    for (const card of seat.hand) cards.append(playableCard(card, seat.seat));
+  }
+  box.append(cards);
+  return box;
+}
+
+function seatLabel(seat) {
+  const p = state.position, side = p.sides[seat.side];
+  const partners = side === `seat ${seat.seat}` ? "" : ` (${side})`;
+  return `Seat ${seat.seat}${partners}${seat.seat === p.to_move ? " · to move" : ""}`;
+}
+
+function seatCell(index, count) {
+  // the cell of a 3 x 3 grid for a seat: seat 1 at the bottom, then clockwise as they sit
+  const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
+  const x = Math.cos(angle), y = Math.sin(angle);
+  return [y < -0.3 ? 1 : y > 0.3 ? 3 : 2, x < -0.3 ? 1 : x > 0.3 ? 3 : 2];
+}
+
+function placed(node, [row, column]) {
+  node.style.gridRow = String(row);
+  node.style.gridColumn = String(column);
+  return node;
+}
+
+function renderTable() {
+  const p = state.position, table = $("table");
+  table.replaceChildren();
+  table.dataset.players = p.players;
+  p.seats.forEach((seat, i) => table.append(placed(renderSeat(seat), seatCell(i, p.players))));
+  const centre = placed(el("div", { class: "centre" }), [2, 2]);
+  for (const { seat, card } of p.trick) {
+    const spot = el("div", { class: "played" }, cardFace(card), el("span", { class: "who", text: `seat ${seat}` }));
+    centre.append(placed(spot, seatCell(seat - 1, p.players)));
+  }
+  if (!p.trick.length) centre.append(placed(el("div", { class: "trick-note", text: p.over ? "the deal is over" : "" }), [2, 2]));
+  table.append(centre);
+  if (p.layout === "stock") table.append(placed(renderStock(p.stock), [2, 1]));
+}
+
+function renderStock(stock) {
+  const box = el("div", { class: "stock" }, el("div", { text: `Stock: ${stock.length} (top first)` }));
+  const cards = el("div", { class: "cards" });
+  for (const card of stock) cards.append(cardFace(card));
+  box.append(cards);
+  return box;
+}
+
+function renderFacts() {
+  const p = state.position;
+  $("trump").textContent = p.trump ? p.trump[0].toUpperCase() + p.trump.slice(1) : "none";
+  $("to-move").textContent = p.over ? "nobody: the deal is over" : `seat ${p.to_move}`;
+  let soFar = totalsText(p.points);
+  if (p.bonus[0] || p.bonus[1]) soFar += `; strokes ${p.bonus[0]} – ${p.bonus[1]}`;
+  $("so-far").textContent = soFar;
+  $("announced").textContent = p.announced.length ? p.announced.join(", ") : "—";
+  renderAnnounceChoice();
+}
+
+function renderAnnounceChoice() {
+  const p = state.position, box = $("announce-choice");
+  box.replaceChildren();
+  box.hidden = !p.announce.length;
+  if (!p.announce.length) return;
+  const chosen = selectedAnnouncement();
+  box.append(el("div", { text: `Seat ${p.to_move} may announce with its lead:` }));
+  for (const option of [...p.announce, { text: "" }]) {
+    const input = el("input", { type: "radio", name: "announce", value: option.text,
+      checked: chosen ? chosen.text === option.text : option.text === "",
+      onchange: () => { state.announce = option.text; render(); } });
+    box.append(el("label", {}, input, ` ${option.text || "no announcement"} `));
+  }
+}
+
+function renderMoves() {
+  const list = $("moves"), p = state.position;
+  if (!p) return;
+  list.replaceChildren(el("li", { class: state.ply === 0 ? "current" : "", "data-ply": 0, onclick: () => go(0), text: "start" }));
+  state.line.forEach((move, k) => list.append(moveItem(move, k, p.players)));
+}
+
+function moveItem(move, k, players) {
+  const item = el("li", { "data-ply": k + 1, onclick: () => go(k + 1) });
+  if (k % players === 0) {
+    item.classList.add("trick-start");
+    item.append(el("span", { class: "no", text: `${k / players + 1}.` }));
+  }
+  item.append(move);
+  if (k + 1 === state.ply) item.classList.add("current");
+  if (k + 1 > state.ply) item.classList.add("future");
+  const analysis = state.analyses.get(analysisKey(k));
+  const { card, suit } = splitMove(move);
+  const row = rowFor(analysis, card, suit);
+  if (row) {
+    const cost = replayCost(row, analysis), lost = verdict(row, analysis) === "outcome-losing";
+    item.dataset.cost = cost;
+    item.dataset.mistake = cost > 0 || lost ? "yes" : "no";
+    item.append(el("span", { class: "cost", text: cost ? `−${cost}` : "✓" }));
+    if (cost > 0) item.classList.add("mistake");
+    if (lost) item.classList.add("lost-outcome");
+    item.title = lost ? "this card gave away the outcome" : cost ? `this card cost ${cost}` : "optimal";
+  }
+  return item;
+}
+
+function renderTricks() {
+  const body = $("tricks").querySelector("tbody"), p = state.position;
+  body.replaceChildren();
+  p.tricks.forEach((trick, i) => {
+    const cards = trick.cards.map((c) => c.text).join(" ");
+    const bonus = trick.pair_bonus ? ` (+${trick.pair_bonus} ${trick.announce})` : "";
+    body.append(el("tr", {}, el("td", { text: i + 1 }), el("td", { text: `seat ${trick.leader}` }),
+      el("td", { text: (trick.announce ? `${trick.announce} ` : "") + cards }),
+      el("td", { text: `seat ${trick.winner}` }), el("td", { text: `${trick.points}${bonus}` })));
+  });
+}
+
+function renderView() {
+  const panel = $("view-panel"), p = state.position;
+  panel.hidden = state.view !== "player" || !p || p.over;
+  if (panel.hidden) return;
+  const view = p.view || {};
+  $("view-what").textContent = view.seat ? `of seat ${view.seat}: ${view.hidden_cards} cards hidden, ${view.consistent_layouts_text} consistent layouts` : "";
+  $("samples").value = state.samples ?? "";
+  $("seed").value = state.seed;
+  $("exact").checked = state.exact;
+  const job = state.job, running = job && ["queued", "running"].includes(job.state);
+  $("view-cancel").disabled = !running;
+  $("view-progress").max = job && job.total ? job.total : 1;
+  $("view-progress").value = job ? job.done : 0;
+  $("view-status").textContent = !job ? "" : running ? `${job.done} of ${job.total ?? "?"} layouts solved`
+    : job.state === "done" ? viewSummary(job.result) : job.state;
+  renderViewCards(job && job.state === "done" ? job.result : null);
+}
+
+function viewSummary(result) {
+  const how = result.mode === "exact" ? `all ${result.layouts} consistent layouts (exact)`
+    : `${result.layouts} layouts drawn uniformly (seed ${result.seed})`;
+  return `${how}; ${result.seconds.toFixed(1)} s`;
+}
+
+function renderViewCards(result) {
+  const body = $("view-cards").querySelector("tbody");
+  body.replaceChildren();
+  $("view-advice").textContent = result ? `Play ${result.best}: ${result.sure}.` : "";
+  if (!result) return;
+  for (const c of result.cards) {
+    const interval = result.mode === "exact" ? "exact" : c.interval ? `${c.interval[0].toFixed(2)}–${c.interval[1].toFixed(2)}` : "-";
+    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${Math.round(share * 100)}%`).join(", ");
+    body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
+      "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
+    el("td", { text: c.card }), el("td", { text: c.expected_total.toFixed(2) }), el("td", { text: interval }),
+    el("td", { text: `${Math.round(c.p_best * 100)}%` }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
+    el("td", { text: levels })));
+  }
+}
+
+// --- actions ----------------------------------------------------------------------------------
+
+async function playBest() {
+  const p = state.position;
+  if (!p || p.over) return;
+  if (state.view === "dd" && !state.analysis) {
+    try { state.analysis = await analysisAt(state.ply); } catch (error) { showError(error.message); return; }
+  }
+  const move = bestMove();
+  if (move) play(move);
+}
+
+async function copyPosition() {
+  const text = state.position ? state.position.file : "";
+  try {
+    await navigator.clipboard.writeText(text);
+    $("copied").hidden = false;
+    setTimeout(() => { $("copied").hidden = true; }, 1500);
+  } catch (error) {
+    $("file-details").open = true;                  // no clipboard: show it to select by hand
+    showError(`could not copy (${error.message}): the position is shown below`);
+  }
+}
+
+function setView(view) { state.view = view; writeAddress(); load(); }
+function setObjective(objective) { state.objective = objective; writeAddress(); load(); }
+
+function setSampling() {
+  const samples = $("samples").value.trim();
+  state.samples = samples ? parseInt(samples, 10) : null;
+  state.seed = parseInt($("seed").value, 10) || 0;
+  state.exact = $("exact").checked;
+  writeAddress();
+  load();
+}
+
+function trickStart(ply) {
+  // the first ply of the trick holding ``ply`` (one trick is a card from every seat)
+  const n = state.position ? state.position.players : 1;
+  return Math.max(ply, 0) - (Math.max(ply, 0) % n);
+}
+
+const KEYS = {
+  ArrowLeft: () => go(state.ply - 1), ArrowRight: () => go(state.ply + 1),
+  Home: () => go(0), End: () => go(state.line.length), b: playBest, " ": playBest,
+  PageUp: () => go(trickStart(state.ply - 1)), PageDown: () => go(trickStart(state.ply) + state.position.players),
+  f: () => { state.line = state.fileLine.slice(); go(state.line.length); },
+  v: () => setView(state.view === "dd" ? "player" : "dd"),
+  o: () => setObjective(state.objective === "score" ? "total" : "score"),
+  c: copyPosition, Escape: cancelView, "?": () => $("help").showModal(),
+};
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const action = KEYS[event.key];
+  if (!action) return;
+  event.preventDefault();
+  action();
+}
+
+function wire() {
+  $("to-start").onclick = KEYS.Home;
+  $("undo").onclick = KEYS.ArrowLeft;
+  $("redo").onclick = KEYS.ArrowRight;
+  $("to-end").onclick = KEYS.End;
+  $("best").onclick = playBest;
+  $("file-line").onclick = KEYS.f;
+  $("copy").onclick = copyPosition;
+  $("help-button").onclick = KEYS["?"];
+  $("objective").onchange = (e) => setObjective(e.target.value);
+  for (const radio of document.querySelectorAll("input[name=view]")) radio.onchange = (e) => setView(e.target.value);
+  $("view-run").onclick = setSampling;
+  $("view-cancel").onclick = cancelView;
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => {          // an address edited by hand
+    try { if (readAddress()) load(); } catch (error) { showError(`the address: ${error.message}`); }
+  });
+}
+
+async function init() {
+  wire();
+  try {
+    const session = await api("/api/session");
+    state.name = session.name;
+    state.fileLine = session.line;
+    if (readAddress()) {
+      if (state.start !== session.start) state.fileLine = [];   // a link to another deal
+    } else {
+      Object.assign(state, { start: session.start, line: session.line.slice(), ply: session.ply,
+        objective: session.objective, samples: session.samples, seed: session.seed });
+      writeAddress();
+    }
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
+  load();
+}
+
+document.addEventListener("DOMContentLoaded", init);

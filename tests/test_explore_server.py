@@ -1,0 +1,375 @@
+"""stich explore's server without a browser: its API answers what the commands print, each
+position is searched once per session, bad requests get a JSON error and the server goes on,
+only its own Host and Origin pass, a bad file fails before the server starts, and Ctrl-C
+stops it.  (The page itself is driven in a real browser in test_explore_browser.py.)
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("starlette", reason="stich explore needs its extra: pip install \".[explore]\"")
+pytest.importorskip("uvicorn", reason="stich explore needs its extra: pip install \".[explore]\"")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from cli.main import main  # noqa: E402
+from solver import load, loads  # noqa: E402
+from solver.explore.app import create_app  # noqa: E402
+from solver.explore.pool import WorkerPool  # noqa: E402
+from solver.explore.position import file_line, position_deal, start_text  # noqa: E402
+from solver.explore.session import ExploreSession, Options  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+HOST = "testserver"
+
+
+def cli_json(*args: str, input: str | None = None) -> dict:
+    """What a command prints with --json (run in this process)."""
+    result = CliRunner().invoke(main, [*args, "--json"], input=input, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def served():
+    """A client for the explorer of a deal file; the session is closed afterwards."""
+    opened = []
+
+    def open_(name: str, **options) -> tuple[TestClient, ExploreSession]:
+        session = ExploreSession(load(EXAMPLES / name), Options(**options))
+        client = TestClient(create_app(session, {HOST}), base_url=f"http://{HOST}")
+        client.__enter__()
+        opened.append(client)
+        return client, session
+    yield open_
+    for client in opened:
+        client.__exit__(None, None, None)
+
+
+def wait_for_job(client: TestClient, job: dict, seconds: float = 60) -> dict:
+    deadline = time.monotonic() + seconds
+    while job["state"] in ("queued", "running"):
+        assert time.monotonic() < deadline, f"the view job did not finish: {job}"
+        time.sleep(0.05)
+        job = client.get(f"/api/view/{job['job']}").json()
+    return job
+
+
+# --- positions -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["schafkopf2-mariage.toml", "scharwenzel-played.toml",
+                                  "elfern-played.toml", "officers_skat-played.toml",
+                                  "bohemian_schneider-played.toml", "einwerfen-played.toml"])
+def test_the_file_line_from_the_start_is_the_file(name):
+    """The page keeps the deal before its play and the play as moves; together they must be
+    the file again, announcements included."""
+    deal = load(EXAMPLES / name)
+    assert position_deal(start_text(deal), file_line(deal)) == deal
+
+
+def test_the_mariage_line_shows_the_announcement_as_a_move():
+    deal = load(EXAMPLES / "schafkopf2-mariage.toml")
+    assert "(marriage R) RA" in file_line(deal)
+
+
+def test_position_lists_the_referees_legal_cards_and_the_file_reads_back(served):
+    client, session = served("schafkopf2-mariage.toml")
+    moves = session.line[:6]                  # after three tricks: seat 1 leads, may announce
+    answer = client.post("/api/position", json={"start": session.start, "moves": moves}).json()
+    deal = position_deal(session.start, moves)
+    position = deal.position()
+    assert answer["legal"] == [c.text("german") for c in position.legal_moves()]
+    assert answer["announce"] == [{"text": "(marriage R)", "suit": "R"}]
+    assert answer["to_move"] == 1 and not answer["over"]
+    assert loads(answer["file"]) == deal
+    assert answer["points"] == position.points
+
+
+def test_the_players_view_hides_what_the_seat_cannot_see(served):
+    """Schafkopf2: every face-down card, the seat's own too; face-up cards stay."""
+    client, session = served("schafkopf2-ending.toml")
+    answer = client.post("/api/position", json={"start": session.start, "moves": session.line,
+                                                "view": True}).json()
+    downs = [p["down"] for s in answer["seats"] for p in s["piles"] if p and p["down"]]
+    ups = [p["up"] for s in answer["seats"] for p in s["piles"] if p]
+    assert downs and all(d == {"hidden": True} for d in downs)
+    assert all("text" in u for u in ups)
+    assert answer["view"]["hidden_cards"] == len(downs)
+
+
+# --- answers as the commands print them -----------------------------------------------------------
+
+@pytest.mark.parametrize("name,objective", [("schafkopf2-mariage.toml", "score"),
+                                            ("scharwenzel-played.toml", "total"),
+                                            ("elfern-played.toml", "score"),
+                                            ("officers_skat-played.toml", "score")])
+def test_analysis_is_what_stich_analyze_prints(served, name, objective):
+    client, session = served(name)
+    answer = client.post("/api/analysis", json={"start": session.start, "moves": session.line,
+                                                "objective": objective}).json()
+    assert answer == cli_json("analyze", str(EXAMPLES / name), "--objective", objective)
+
+
+def test_each_position_is_searched_once_per_session(served):
+    """Concurrent and repeated requests for one position share one search."""
+    client, session = served("scharwenzel-played.toml")
+    request = {"start": session.start, "moves": session.line[:8], "objective": "score"}
+    answers = []
+
+    def ask():
+        answers.append(client.post("/api/analysis", json=request).json())
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    again = client.post("/api/analysis", json=request).json()
+    assert len(answers) == 4 and all(a == again for a in answers)
+    assert session.solves == 1
+    client.post("/api/analysis", json={**request, "objective": "total"})
+    assert session.solves == 2                # another objective is another search
+    assert client.get("/api/session").json()["solves"] == 2
+
+
+def test_the_newest_analysis_request_is_searched_first_and_close_cancels_the_rest():
+    """The page asks for the position shown last; positions clicked past can wait."""
+    pool = WorkerPool(1, "test-explore", lifo=True)
+    started, gate, order = threading.Event(), threading.Event(), []
+    busy = pool.submit(lambda: (started.set(), gate.wait(10)))
+    started.wait(10)
+    queued = [pool.submit(order.append, k) for k in range(3)]
+    gate.set()
+    assert [f.result(timeout=10) for f in queued] == [None] * 3 and busy.result(timeout=10)
+    assert order == [2, 1, 0]
+    started.clear(), gate.clear()
+    pool.submit(lambda: (started.set(), gate.wait(10)))
+    started.wait(10)
+    waiting = pool.submit(order.append, 3)
+    pool.close()
+    gate.set()
+    assert waiting.cancelled() and order == [2, 1, 0]
+    with pytest.raises(RuntimeError):
+        pool.submit(order.append, 4)
+
+
+def test_the_players_view_is_what_stich_suggest_prints(served, tmp_path):
+    client, session = served("schafkopf2-ending.toml")
+    job = client.post("/api/view", json={"start": session.start, "moves": session.line,
+                                         "objective": "score"}).json()
+    job = wait_for_job(client, job)
+    assert job["state"] == "done" and job["done"] == job["total"] == 24
+    expected = cli_json("suggest", str(EXAMPLES / "schafkopf2-ending.toml"), "--jobs", "1")
+    got = dict(job["result"])
+    assert got.pop("seconds") >= 0 and expected.pop("seconds") >= 0
+    assert got == expected
+    assert job["consistent_layouts_text"] == f"{expected['consistent_layouts']:,}"
+
+
+def test_sampling_options_reach_suggest(served):
+    client, session = served("scharwenzel-played.toml")
+    job = client.post("/api/view", json={"start": session.start, "moves": session.line,
+                                         "objective": "total", "samples": 7, "seed": 3}).json()
+    result = wait_for_job(client, job)["result"]
+    expected = cli_json("suggest", str(EXAMPLES / "scharwenzel-played.toml"), "--samples", "7",
+                        "--seed", "3", "--objective", "total", "--jobs", "1")
+    assert result["layouts"] == 7 and result["seed"] == 3
+    assert result["cards"] == expected["cards"] and result["best"] == expected["best"]
+
+
+def test_a_long_players_view_can_be_cancelled(served):
+    """A whole Elfern deal takes many seconds per hundred layouts: cancel it after one, and
+    the next job still runs."""
+    client, session = served("elfern-deal.toml")
+    job = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "score",
+                                         "samples": 1000}).json()
+    deadline = time.monotonic() + 60
+    while job["done"] < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+        job = client.get(f"/api/view/{job['job']}").json()
+    assert job["total"] == 1000
+    cancelled = client.post(f"/api/view/{job['job']}/cancel").json()
+    assert cancelled["state"] == "cancelled"
+    small = client.post("/api/view", json={"start": session.start, "moves": session.line,
+                                           "objective": "score", "samples": 2}).json()
+    assert wait_for_job(client, small)["state"] == "done"
+    final = client.get(f"/api/view/{job['job']}").json()
+    assert final["state"] == "cancelled" and final["done"] < 1000 and final["result"] is None
+
+
+# --- bad requests -----------------------------------------------------------------------------------
+
+BAD = [
+    (b"{not json", "not JSON"),
+    (b"[1, 2]", "JSON object"),
+    (json.dumps({"start": "game = 1", "moves": []}).encode(), "game"),
+    (json.dumps({"moves": "GK"}).encode(), "start"),
+]
+
+
+@pytest.mark.parametrize("body,words", BAD)
+def test_a_malformed_request_gets_a_json_error_and_the_server_goes_on(served, body, words):
+    client, session = served("schafkopf2-mariage.toml")
+    response = client.post("/api/position", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    good = client.post("/api/position", json={"start": session.start, "moves": []})
+    assert good.status_code == 200
+
+
+def test_an_illegal_move_gets_the_deal_readers_message(served):
+    client, session = served("schafkopf2-mariage.toml")
+    response = client.post("/api/analysis", json={"start": session.start, "moves": ["GK", "G7"],
+                                                  "objective": "score"})
+    assert response.status_code == 400
+    assert response.json()["error"] == ("moves: play: trick 1, card 2 (G7 by seat 2): G7 is face "
+                                        "down under another card of seat 2")
+
+
+@pytest.mark.parametrize("request_", [
+    {"moves": ["GK G10"]}, {"moves": [1]}, {"moves": ["GK"] * 401}, {"objective": "best"},
+    {"samples": 0}, {"samples": 5, "exact": True}, {"seed": "x"}, {"start": ["a", "list"]},
+    {"start": (EXAMPLES / "schafkopf2-played.toml").read_text(encoding="utf-8")}])
+def test_bad_fields_are_named(served, request_):
+    client, session = served("schafkopf2-mariage.toml")
+    body = {"start": session.start, "moves": [], "objective": "score", **request_}
+    response = client.post("/api/view", json=body)
+    assert response.status_code == 400
+    assert next(iter(request_)) in response.json()["error"]
+
+
+def test_unknown_paths_and_jobs_are_json_404s(served):
+    client, _ = served("schafkopf2-mariage.toml")
+    assert client.get("/api/view/12345").status_code == 404
+    missing = client.get("/nothing/here")
+    assert missing.status_code == 404 and "error" in missing.json()
+
+
+def test_the_deal_over_is_a_clear_error_not_a_search(served):
+    client, session = served("elfern-ending.toml")
+    deal = load(EXAMPLES / "elfern-ending.toml")
+    from solver.search.solve import solve
+    line = [str(card) for card in solve(deal).line]
+    answer = client.post("/api/position", json={"start": session.start, "moves": line}).json()
+    assert answer["over"] and answer["final"]["text"] and answer["legal"] == []
+    refused = client.post("/api/analysis", json={"start": session.start, "moves": line, "objective": "score"})
+    assert refused.status_code == 400 and "over" in refused.json()["error"]
+    assert session.solves == 0
+
+
+# --- only this page ---------------------------------------------------------------------------------
+
+def test_a_foreign_origin_is_refused(served):
+    client, _ = served("schafkopf2-mariage.toml")
+    refused = client.get("/api/session", headers={"Origin": "http://evil.example"})
+    assert refused.status_code == 403 and "Origin" in refused.json()["error"]
+    assert client.get("/api/session", headers={"Origin": f"http://{HOST}"}).status_code == 200
+    assert client.get("/api/session").status_code == 200          # no Origin: a plain GET
+
+
+def test_a_foreign_host_is_refused(served):
+    """DNS rebinding: a page of evil.example resolved to 127.0.0.1 still names its own host."""
+    client, _ = served("schafkopf2-mariage.toml")
+    refused = client.get("/", headers={"Host": "evil.example:8000"})
+    assert refused.status_code == 403 and "Host" in refused.json()["error"]
+
+
+def test_the_page_and_its_files_are_served_with_a_strict_policy(served):
+    client, _ = served("schafkopf2-mariage.toml")
+    page = client.get("/")
+    assert page.status_code == 200 and "explore.js" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for name in ("explore.js", "explore.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    for text in (page.text, client.get("/static/explore.js").text, client.get("/static/explore.css").text):
+        assert "://" not in text              # nothing from the network: every address is this server's
+
+
+# --- the command ------------------------------------------------------------------------------------
+
+def test_a_bad_file_fails_before_the_server_starts(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "elfern"\n[hands]\n1 = "XX"\n', encoding="utf-8")
+    for args in ([str(bad)], [str(tmp_path / "missing.toml")],
+                 [str(EXAMPLES / "elfern-deal.toml"), "--rule", "no_such=1"]):
+        done = subprocess.run([sys.executable, "-m", "cli.main", "explore", *args, "--no-browser"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("stich: ")
+        assert "http://" not in done.stderr
+
+
+def test_a_port_in_use_is_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "cli.main", "explore",
+                               str(EXAMPLES / "elfern-ending.toml"), "--port", str(port), "--no-browser"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"--port: cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def start_server(name: str) -> tuple[subprocess.Popen, str]:
+    """``stich explore`` as the user starts it (no browser); the page's address."""
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", "explore", str(EXAMPLES / name),
+                                "--no-browser"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    if "http://127.0.0.1:" not in line:
+        process.kill()                         # no server left behind by a failing test
+        raise AssertionError(f"stich explore did not start on 127.0.0.1: {line}")
+    return process, line.split()[2]
+
+
+def outward_address() -> str:
+    """This machine's address on its network (no packet is sent), else skip."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+        except OSError:
+            pytest.skip("no network interface besides loopback")
+        return probe.getsockname()[0]
+
+
+def test_it_listens_on_127_0_0_1_only_and_ctrl_c_stops_it_cleanly():
+    """Even with a whole-deal player's view running: Ctrl-C ends it at once, one line, 130."""
+    process, url = start_server("elfern-deal.toml")
+    try:
+        about = json.load(urllib.request.urlopen(url + "api/session", timeout=30))
+        body = json.dumps({"start": about["start"], "moves": [], "objective": "score",
+                           "samples": 500}).encode()
+        request = urllib.request.Request(url + "api/view", body, {"Content-Type": "application/json"})
+        job = json.load(urllib.request.urlopen(request, timeout=30))
+        assert job["state"] in ("queued", "running")
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with pytest.raises(OSError):          # not reachable on the machine's own address
+            socket.create_connection((outward_address(), port), timeout=2).close()
+        time.sleep(1)                          # the search is running now
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=20)
+        stopped = time.monotonic() - started
+    finally:
+        if process.poll() is None:
+            process.kill()
+    rest = process.stderr.read()
+    assert process.returncode == 130, rest
+    assert rest == "stich: explore stopped (Ctrl-C)\n"
+    assert stopped < 10
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url, timeout=5)
