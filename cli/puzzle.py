@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.puzzle import GOAL_HELP, solve_puzzle
+from solver.analysis.puzzle import goal_help, solve_puzzle
 from solver.report.puzzle import puzzle_json, puzzle_report
 
 from .common import deal_argument, emit_json, json_option, read_deal, rule_option, tt_option
@@ -13,7 +13,7 @@ from .limits import exit_if_partial, limit_options, limits_of
 
 @click.command("puzzle")
 @deal_argument
-@click.option("--goal", required=True, metavar="GOAL", help=f"What the side must reach: {GOAL_HELP}.")
+@click.option("--goal", required=True, metavar="GOAL", help=f"What the side must reach: {goal_help()}.")
 @click.option("--side", type=click.IntRange(1, 2), default=None,
               help="1: seat 1's side, 2: the other side (default: the side to move).")
 @rule_option

@@ -7,6 +7,7 @@ they show; Ctrl-C exits 130 in every command.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -410,3 +411,117 @@ def test_a_closed_pipe_is_no_internal_error():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141, err
     assert "internal error" not in err and "Traceback" not in err
+
+
+# --- issue 21: puzzle goals at the end of a deal --------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["einwerfen", "schafkopf2", "elfern", "scharwenzel", "officers_skat"])
+def test_a_goal_at_the_last_card_agrees_with_the_search_before_it(game):
+    """One card before the end, each goal word of the game: the search's verdict and the key
+    move (decided at the end of the deal, by the outcome) never contradict each other, and a
+    level the winner misses (Einwerfen: a win below 91 is no matsch) is not met."""
+    from solver.analysis.puzzle import solve_puzzle
+    from solver.deals.dealing import random_deal
+    checked = missed = 0
+    for seed in range(1, 7):
+        deal = random_deal(game, seed)
+        here = deal.after(solver.solve(deal, objective="total").line[:-1])
+        for word, goal in deal.game_spec.goals.items():
+            if goal.kind != "level":
+                continue
+            result = solve_puzzle(here, word)
+            assert (result.verdict == "unreachable") == (not result.key_moves), (seed, word, result.verdict)
+            checked += 1
+            missed += result.verdict == "unreachable"
+    assert checked >= 12 and missed > 0
+
+
+@pytest.mark.parametrize("game", ["schafkopf2", "elfern"])
+def test_schwarz_at_the_last_card_is_only_schwarz(game):
+    """Issue 21: at the last card --goal schwarz accepted any win; it is reachable exactly when
+    the deal ends schwarz for the side to move."""
+    from solver.analysis.puzzle import solve_puzzle
+    from solver.deals.dealing import random_deal
+    for seed in range(1, 9):
+        deal = random_deal(game, seed)
+        here = deal.after(solver.solve(deal, objective="total").line[:-1])
+        side = here.position().to_move % 2
+        outcome = solver.solve(here).outcome
+        schwarz = outcome.level == "schwarz" and outcome.winner == side + 1
+        try:
+            reachable = solve_puzzle(here, "schwarz").verdict != "unreachable"
+        except solver.DealError:                 # the other side has won a trick already
+            reachable = False
+        assert reachable == schwarz, seed
+
+
+def test_where_honours_are_the_games_own_honours(tmp_path):
+    """Issue 21: `--where ... honours` counted Elfern's honour ranks in every game; it counts
+    the cards that carry a value in a game scored in honours (here the sevens too)."""
+    from solver.deals.constraints import parse_constraint
+    from solver.deals.dealing import random_deal
+    from solver.games import GAMES, register
+    rules = tmp_path / "sevens.toml"
+    rules.write_text('extends = "bohemian_schneider"\nname = "sevens"\ntitle = "Sevens"\n'
+                     '[values]\nA = 1\nK = 1\nQ = 1\nJ = 1\n10 = 1\n7 = 1\n')
+    register(GAMES, rules)
+    sevens = 0
+    try:
+        for seed in range(1, 20):
+            deal = random_deal("sevens", seed)
+            held = deal.hands[1]
+            want = sum(1 for c in held if c.rank in (14, 13, 12, 11, 10, 7))
+            old = sum(1 for c in held if c.rank in (14, 13, 12, 11, 10))
+            assert parse_constraint(f"seat 1 holds exactly {want} honours", "sevens")(deal)
+            if old != want:
+                sevens += 1
+                assert not parse_constraint(f"seat 1 holds exactly {old} honours", "sevens")(deal)
+        assert sevens > 0
+    finally:
+        GAMES.pop("sevens")
+
+
+@pytest.mark.parametrize("game,deal_lines,rules,ok", [
+    ("einwerfen", 'trump = "rot"\n[hands]\n1 = "RA"\n2 = "RK"\n3 = "RO"\n4 = "RU"\n', "", False),
+    ("elfern", '[hands]\n1 = "♠A"\n2 = "♠K"\n', "", False),
+    ("officers_skat", 'trump = "rot"\n[piles]\n1 = "RA"\n2 = "RK"\n', "", True),
+    ("officers_skat", 'trump = "rot"\n[piles]\n1 = "RA"\n2 = "RK"\n', '[rules]\nschwarz = "no_points"\n', False),
+    ("schafkopf2", '[piles]\n1 = "RA"\n2 = "RK"\n', "", True),
+])
+def test_won_trick_only_where_the_game_asks_who_won_a_trick(tmp_path, game, deal_lines, rules, ok):
+    """Issue 21: `won_trick` was accepted in an Einwerfen file; it is a key of the games whose
+    play or outcome asks whether a side has won a trick (Schwarz as no trick, a pair)."""
+    path = tmp_path / "d.toml"
+    path.write_text(f'game = "{game}"\ntaken = [10, 0]\nwon_trick = [true, false]\n{deal_lines}{rules}')
+    result = run("solve", str(path))
+    if ok:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 2
+        assert len(result.stderr.strip().splitlines()) == 1 and "won_trick" in result.stderr
+
+
+def test_suggest_says_the_same_outcome_and_the_points_between_two_cards():
+    """Issue 21: under the score objective `suggest` said "better than RA by 0 in expectation"
+    where both cards reach the same outcome; it says so, and how many points more."""
+    result = run("suggest", str(EXAMPLES / "hidden" / "schafkopf2-hidden.toml"), "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    cards = {c["card"]: c for c in data["cards"]}
+    best, runner = cards[data["best"]], cards[data["runner_up"]]
+    assert best["expected_rung"] == runner["expected_rung"]
+    more = best["expected_total"] - runner["expected_total"]
+    assert more > 0
+    assert data["sure"] == (f"the same outcome as {data['runner_up']} on every layout, and "
+                            f"{more:.3g} card points more in expectation (exact)")
+    assert "by 0 " not in data["sure"]
+
+
+def test_the_taken_reading_is_written_for_every_game_it_applies_to():
+    """Issue 21: "a side with points in `taken` has won a trick" was documented for Schafkopf2
+    only; rules.md states it for every game whose outcome asks whether a side took no trick."""
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    reading = next(p for p in rules.split("\n- ") if "has won a trick, a side with none" in p)
+    for game in GAMES.values():
+        if game.no_trick_level(game.resolve_options({})) and game.name != "schafkopf2":
+            assert game.title.split(" (")[0] in reading, game.name

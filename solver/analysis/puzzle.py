@@ -1,9 +1,10 @@
 """Puzzles: can a side reach a goal against every defence, and is the solution unique?
 
 A goal is a threshold on the side's final total (``tricks>=5``, ``points>=61``,
-``honours>=15``, ``total>=k``), or an outcome: ``win``, ``schneider``, ``schwarz`` (every
-trick, or all 20 honours in Elfern), ``tout`` (Scharwenzel: every trick), ``first``
-(Scharwenzel: a win for the first).  Every question is a null-window or streak search.
+``honours>=15``, ``total>=k``), or one of the game's goal words (``Game.goals``: ``win``, an
+outcome level such as ``schneider`` or ``matsch``, ``tout``, ...), each a ``GoalWord`` that says
+what it asks.  Every question is a null-window or streak search; at the end of the deal the
+outcome itself answers, by its rank on the game's ladder.
 
 Verdicts: ``sound`` (exactly one key move: every other first move fails; equivalent cards
 count as one move), ``cooked`` (several key moves), ``unreachable``, and, when a node or
@@ -25,9 +26,21 @@ from solver.model.rules import side_label
 from solver.search.session import Session
 from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine
 
-GOAL_WORDS = ("win", "schneider", "schwarz", "tout", "first")   # the words some game offers
-GOAL_HELP = ("tricks>=N, points>=N, honours>=N, total>=N (the side's final total), win, "
-             "schneider, schwarz, tout, first")
+
+def goal_words() -> dict[str, list[str]]:
+    """Each goal word some game offers, with the games that offer it."""
+    from solver.games import GAMES
+    words: dict[str, list[str]] = {}
+    for name, game in sorted(GAMES.items()):
+        for word in game.goals:
+            words.setdefault(word, []).append(name)
+    return words
+
+
+def goal_help() -> str:
+    """The goals, as the help text lists them: the totals, and each game's words."""
+    games = "; ".join(f"{word} ({', '.join(names)})" for word, names in goal_words().items())
+    return f"tricks>=N, points>=N, honours>=N, total>=N (the side's final total), or a game's word: {games}"
 
 
 @dataclass(frozen=True)
@@ -59,7 +72,7 @@ def parse_goal(text: str, deal: Deal, side: int) -> Goal:
         return Goal(text, side, "total", min(int(match.group(2)[:12]), MAX_GOAL))
     spec = deal.game_spec
     word = spec.goals.get(raw)
-    if word is None and raw in GOAL_WORDS:
+    if word is None and raw in goal_words():
         raise DealError(f"{spec.title} has no goal {raw!r} (goals: {', '.join(spec.goals)}, "
                         f"{unit}>=N, total>=N)", "--goal", deal.source)
     if word is not None and word.kind == "streak":
@@ -71,7 +84,8 @@ def parse_goal(text: str, deal: Deal, side: int) -> Goal:
         return Goal(text, side, "total", word.target)
     if word is not None:
         return Goal(text, side, "level", level=raw)
-    raise DealError(f"unknown goal {text!r} (goals: {GOAL_HELP})", "--goal", deal.source)
+    raise DealError(f"unknown goal {text!r} (goals of {spec.title}: {', '.join(spec.goals)}, "
+                    f"{unit}>=N, total>=N)", "--goal", deal.source)
 
 
 class GoalSearch:
@@ -96,9 +110,12 @@ class GoalSearch:
             return False
         return self.s.deal.game_spec.goals[self.goal.level].qualifies(rung)
 
+    def _good(self) -> list[Rung]:
+        """The rungs of the ladder that meet the goal for its side."""
+        return [r for r in self.s.ladder() if self._qualifies(r)]
+
     def _level_holds(self) -> bool:
-        ladder = self.s.ladder()
-        good = [r for r in ladder if self._qualifies(r)]
+        ladder, good = self.s.ladder(), self._good()
         if not good:
             return False
         if self.goal.side == 0:        # "at least as good as the worst good rung" for side 0
@@ -107,6 +124,8 @@ class GoalSearch:
         return not above or not self.s.holds(min(above, key=lambda r: r.rank).condition)
 
     def _holds_at_end(self) -> bool:
+        """At the end the outcome answers: its rank on the ladder, where the level goals ask
+        for "this rung of the side, or better" (the same question as ``_level_holds``)."""
         s, goal = self.s, self.goal
         final = s.position
         if goal.kind == "total":
@@ -114,13 +133,12 @@ class GoalSearch:
         if goal.kind == "streak":
             return not final.has_won(1 - goal.side)
         outcome = s.deal.game_spec.outcome(final, s.deal)
-        if outcome.winner != goal.side + 1:
+        good = self._good()
+        if not good:
             return False
-        if goal.level == "schneider":
-            return outcome.level in ("schneider", "schwarz")
-        if goal.level == "first":
-            return outcome.level == "tout" or bool(outcome.bonuses.get("for_the_first"))
-        return True
+        if goal.side == 0:
+            return outcome.rank >= min(r.rank for r in good)
+        return outcome.rank <= max(r.rank for r in good)
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ What the words mean, per game:
   highest).  Scharwenzel scores them only from 3 up, and at most 7.
 * RANK-plural: the printed rank: aces (daus), kings, queens (obers), jacks (unters), tens,
   nines, eights, sevens, sixes.  "at least 2 jacks" counts Jacks whatever their suit.
-* honours: Elfern's A K Q J 10 (one point each); only in Elfern.
+* honours: the cards that count in a game scored in honours (Elfern's and Bohemian
+  Schneider's A K Q J 10, one each: the game's card values say which); only in such games.
 * points: the sum of the card values of the game (Schafkopf2 card points A 11, 10 10, K 4,
   O 3, U 2; Elfern honours); not in Scharwenzel (it counts tricks).
 * "a bare ten": the holder has a ten that is the only card of its effective suit it holds
@@ -139,7 +140,6 @@ KIND_WORDS = {"card": "cards", "cards": "cards", "trump": "trumps", "trumps": "t
               "honour": "honours", "honours": "honours", "honor": "honours", "honors": "honours",
               "point": "points", "points": "points", "matador": "matadors", "matadors": "matadors"}
 VERBS = ("holds", "hold", "has", "have")
-HONOUR_RANKS = (ACE, KING, QUEEN, JACK, TEN)
 
 _TOKEN = re.compile(r"\(|\)|\+|[^\s()+]+")
 
@@ -538,7 +538,7 @@ class _Parser:
                 if not self.info.offers("honours"):
                     raise self.fail(f"honours count only in {_games_offering('honours', 'in')} (use "
                                     "'points' for card points, or a rank such as 'aces')", token)
-                counter = lambda view, held: sum(1 for c in held if c.rank in HONOUR_RANKS)
+                counter = lambda view, held: sum(1 for c in held if view.value(c) > 0)
             elif kind == "points":
                 if not self.info.offers("points"):
                     raise self.fail(f"{self.info.title} cards carry no points (it counts tricks); "

@@ -327,6 +327,13 @@ def loads(text: str, source: str = "<string>", rules: dict[str, Any] | None = No
     return _Reader(data, source, rules or {}, other_games_rules).read()
 
 
+def asks_who_won_a_trick(deal: Deal) -> bool:
+    """Does play or the outcome depend on whether a side has won a trick before the position
+    (a pair announced once its side has won one; Schwarz as "no trick")?  Then ``taken`` with
+    points means that side has won one, and ``won_trick`` may say so where points do not."""
+    return bool(deal.rule_set.pairs) or deal.game_spec.no_trick_level(deal.options)
+
+
 class _Reader:
     """Checks one parsed TOML table key by key, so each error can name its key."""
 
@@ -397,6 +404,10 @@ class _Reader:
         if deal.won_trick is not None:
             if rules.unit == "tricks":
                 raise self.fail("won_trick", "`taken` already counts the tricks won in this game")
+            if not asks_who_won_a_trick(deal):
+                raise self.fail("won_trick", f"{deal.game_spec.title} never asks whether a side has "
+                                             f"won a trick (no pair to announce, no outcome by tricks "
+                                             f"with these rules)")
             for side in (0, 1):
                 if deal.taken[side] > 0 and not deal.won_trick[side]:
                     raise self.fail("won_trick", f"side {side + 1} has points in `taken`, so it "

@@ -118,6 +118,9 @@ class Game:
     declarer: bool = False          # a deal may name a declarer (option first_leader = declarer)
     all_pass_trump: int | None = None   # a bidding where all can pass (``all_passed``): this trump
     check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+    # does an outcome level ask whether a side took no trick (Schwarz), under these options?
+    # Then points in `taken` mean that side has won one, and `won_trick` may say so
+    no_trick_level: Callable[[dict], bool] = field(default=lambda options: False, compare=False)
     # --- the analyses ---
     goals: dict[str, GoalWord] = field(default_factory=lambda: {"win": WIN})
     variations: Callable[[Any], list | None] | None = field(default=None, compare=False)

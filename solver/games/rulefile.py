@@ -532,6 +532,8 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
                 trump_rule={"named": NAMED, "fixed": OPTIONAL, "none": NO_TRUMP}[trump_rule],
                 trump_of=(lambda deal: fixed) if fixed is not None else None,
                 check=check, goals=goals, first_leader=c.first_leader(seat_counts[0]),
+                no_trick_level=lambda opts: any(level.loser_no_trick for level in
+                                                compiler({**defaults, **opts}).thresholds(_total(rules)).levels),
                 sources=tuple(sources), rule_file=rule_file, suits=c.suits())
 
 

@@ -6,6 +6,7 @@ from typing import Iterable
 
 from tabulate import tabulate
 
+from solver.report.common import UNIT_WORDS
 from solver.view.suggest import Judgement, Suggestion
 
 
@@ -15,7 +16,8 @@ def suggest_json(s: Suggestion) -> dict:
         "seat": s.info.seat, "objective": s.objective, "mode": s.mode, "seed": s.seed,
         "layouts": a.layouts, "consistent_layouts": s.count, "hidden_cards": len(s.info.pool),
         "best": a.best, "runner_up": a.runner_up, "measure": a.measure, "margin": a.margin,
-        "margin_interval": list(a.margin_interval) if a.margin_interval else None, "sure": a.sure(),
+        "margin_interval": list(a.margin_interval) if a.margin_interval else None, "sure": a.sure(_unit(s)),
+        "total_margin": a.total_margin,
         "cards": [{"card": v.card, "expected_total": v.mean,
                    "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
                    "expected_rung": v.mean_rank, "levels": v.levels} for v in a.cards],
@@ -45,7 +47,7 @@ def suggest_report(s: Suggestion) -> str:
     if a.measure == "rung":
         headers.append("expected rung")
     lines.append(tabulate(rows, headers=headers + ["outcome levels"]))
-    lines += ["", f"Play {a.best}: {a.sure()}.", f"({s.seconds:.1f} s)"]
+    lines += ["", f"Play {a.best}: {a.sure(_unit(s))}.", f"({s.seconds:.1f} s)"]
     if not s.exact:
         lines += ["", f"NOT EXACT: {s.left_out} of {s.left_out + a.layouts} layouts hit the limit and "
                       f"are left out; the figures are over the other {a.layouts} only."]
@@ -86,3 +88,7 @@ def judgement_json(judgements: list[Judgement]) -> list[dict]:
              "loss": j.loss if j.judged else None, "p_best": j.p_best if j.judged else None,
              "measure": j.measure, "layouts": j.layouts, "exact": j.exact,
              **({"layouts_left_out": j.left_out} if j.left_out else {})} for j in judgements]
+
+
+def _unit(s: Suggestion) -> str:
+    return UNIT_WORDS[s.info.deal.rule_set.unit]

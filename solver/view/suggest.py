@@ -116,20 +116,35 @@ class Advice:
     layouts: int
     exact: bool
     tied: bool = False                   # best and runner-up equal on every layout
+    # paired: best minus runner-up in the side's final total (the tie-break under the score)
+    total_margin: float | None = None
+    total_interval: tuple[float, float] | None = None
 
-    def sure(self) -> str:
-        """How sure the choice is, in words."""
+    def sure(self, unit: str = "points") -> str:
+        """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
         if self.runner_up is None:
             return "the only card (or all cards are equivalent)"
         if self.tied:
             return f"as good as {self.runner_up} on every layout"
+        if self.measure == "rung" and self.margin_interval == (0, 0):
+            return (f"the same outcome as {self.runner_up} on every layout, and "
+                    f"{_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}")
+        words = "rungs of the outcome" if self.measure == "rung" else unit
         if self.exact:
-            return f"better than {self.runner_up} by {self.margin:.3g} in expectation (exact)"
+            return f"better than {self.runner_up} by {self.margin:.3g} {words} in expectation (exact)"
         low, high = self.margin_interval or (-math.inf, math.inf)
         if low > 0:
-            return f"better than {self.runner_up} by {self.margin:.3g} (95% interval {low:.3g} to {high:.3g})"
-        return (f"not clearly better than {self.runner_up}: {self.margin:.3g} "
+            return (f"better than {self.runner_up} by {self.margin:.3g} {words} (95% interval {low:.3g} "
+                    f"to {high:.3g})")
+        return (f"not clearly better than {self.runner_up}: {self.margin:.3g} {words} "
                 f"(95% interval {low:.3g} to {high:.3g} includes 0)")
+
+
+def _by(margin: float, interval, exact: bool, unit: str, more: str) -> str:
+    """'1.67 card points more in expectation (exact)'."""
+    if exact or interval is None:
+        return f"{margin:.3g} {unit} {more} in expectation" + (" (exact)" if exact else "")
+    return f"{margin:.3g} {unit} {more} in expectation (95% interval {interval[0]:.3g} to {interval[1]:.3g})"
 
 
 def mean_interval(values: list[float], exact: bool) -> tuple[float, tuple[float, float] | None]:
@@ -173,15 +188,19 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     views.sort(key=key, reverse=True)
     best = views[0].card
     runner = views[1].card if len(views) > 1 else None
-    margin = margin_interval = None
+    margin = margin_interval = total_margin = total_interval = None
     tied = False
     if runner is not None:
         col = 4 if use_rank else 1
         diffs = [a[col] - b[col] for a, b in zip(table[best], table[runner])]
         margin, margin_interval = mean_interval(diffs, exact)
+        if all(d == 0 for d in diffs):
+            margin_interval = (0, 0)
+        total_margin, total_interval = mean_interval([a[1] - b[1] for a, b in zip(table[best], table[runner])],
+                                                     exact)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
     return Advice(tuple(views), best, runner, margin, margin_interval,
-                  "rung" if use_rank else "total", k, exact, tied)
+                  "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval)
 
 
 # --- the command's work --------------------------------------------------------------------------
