@@ -126,7 +126,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     Examples:
       stich tactic --list
       stich tactic 'schafkopf2.bare_ten.*' --game schafkopf2 --deals 200 --where "seat 1 up holds a bare ten"
-      stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png --by stock
+      stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png --by stock_left
       stich tactic cash_aces --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
       stich tactic 'scharwenzel.*' --game scharwenzel --deals 200 --view player --samples 20
     """

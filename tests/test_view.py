@@ -24,6 +24,7 @@ from randompositions import generate_case
 from cli.main import main
 from solver import solve
 from solver.deals.deal import Deal, DealError, Pile, loads
+from solver.games.layouts import Region
 from solver.view import (
     count_layouts,
     every_layout,
@@ -280,10 +281,10 @@ def test_suggest_equals_solve_where_the_seat_sees_everything(text, seat, objecti
 def test_scharwenzel_void_is_never_sampled():
     # seat 2 discarded on a club lead: no layout gives it a club
     info = void_info()
-    allowed_2 = info.allowed[[r for r, _ in info.regions].index(("hand", 2))]
+    allowed_2 = info.allowed[[r for r, _ in info.regions].index(Region("hand", 2, -1))]
     assert not plain_clubs(info, allowed_2) and plain_clubs(info, info.pool)
     for layout in sample_layouts(info, 200, seed=5):
-        region = [r for r, _ in info.regions].index(("hand", 2))
+        region = [r for r, _ in info.regions].index(Region("hand", 2, -1))
         assert not plain_clubs(info, layout[region])
 
 
@@ -291,7 +292,7 @@ def test_scharwenzel_must_trump_shows_no_trump():
     text = (VOID_CASE.replace('[hands]', '[rules]\nmust_trump = true\n\n[hands]')
             .replace('"♦Q ♣9 ♣K"', '"♥K ♣9 ♣K"').replace('"♦9 ♥K ♦7"', '"♦9 ♦Q ♦7"'))
     info = information(loads(text, "x"), 3)
-    region = [r for r, _ in info.regions].index(("hand", 2))
+    region = [r for r, _ in info.regions].index(Region("hand", 2, -1))
     suit = info.deal.rule_set.effective_suit
     assert info.allowed[region] and not any(suit[c] in (0, 2) for c in info.allowed[region])
 
@@ -326,7 +327,7 @@ def test_elfern_void_after_the_stock_is_kept():
 
 def test_elfern_discard_while_the_stock_lasts_reveals_nothing():
     info = information(loads(ELFERN_EARLY, "x"), 1)
-    hand = [r for r, _ in info.regions].index(("hand", 2))
+    hand = [r for r, _ in info.regions].index(Region("hand", 2, -1))
     seen = set()
     for layout in sample_layouts(info, 300, seed=2):
         seen |= {c for c in layout[hand] if c.suit == 1}
@@ -360,7 +361,7 @@ def test_schafkopf2_failure_to_follow_reveals_nothing_face_down():
 def test_schafkopf2_card_under_a_card_of_the_open_trick_is_still_hidden():
     deal = loads(SCHAFKOPF_VOID.replace('play = ["EA R10"]', 'play = ["EA"]'), "x")
     info = information(deal, 2)
-    assert ("pile", 1, 0) in [r for r, _ in info.regions]    # S7 is not turned up yet
+    assert Region("pile", 1, 0) in [r for r, _ in info.regions]    # S7 is not turned up yet
 
 
 # --- files --------------------------------------------------------------------------------------------

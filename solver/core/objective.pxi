@@ -11,7 +11,7 @@
 #           1 the value is own minus other plus a constant: the right zero-sum measure when
 #           extras make the game non-constant-sum.
 #   STREAK: tricks the maximising side wins in a row from here, ending at its first lost
-#           trick (tout, "for the first", Schwarz are thresholds on it).
+#           trick (every trick, a majority before the other side wins one: thresholds on it).
 #
 # Three generic mechanisms make a game non-constant-sum (all off in most games):
 #   pair bonus: the seat on lead, once its side has won a trick, may show one pair of cards

@@ -25,7 +25,7 @@
 #     position, and the dropped card's subtree was never searched);
 #   - a child's cards are the parent's (cards only leave play, so they are in play above).
 # Only at trick starts with no stock left, no piles, no beat table and no extras; everything
-# else keeps the exact table.  Stock games qualify once the stock is drawn (Elfern's follow
+# else keeps the exact table.  Stock games qualify once the stock is drawn (the follow
 # phase; ``c.stock_rest`` never grows inside a search, so such a subtree is all eligible), but
 # only with ``use_part == PART_STOCK``: measured there it cost nodes and time (README).
 

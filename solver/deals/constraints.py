@@ -74,6 +74,7 @@ from typing import Callable
 
 from solver.files.userfile import UserFileError, load_module
 from solver.games import GAMES
+from solver.games.layouts import LAYOUTS
 from solver.model.cards import (
     ACE,
     EIGHT,
@@ -140,6 +141,8 @@ KIND_WORDS = {"card": "cards", "cards": "cards", "trump": "trumps", "trumps": "t
               "honour": "honours", "honours": "honours", "honor": "honours", "honors": "honours",
               "point": "points", "points": "points", "matador": "matadors", "matadors": "matadors"}
 VERBS = ("holds", "hold", "has", "have")
+LAYOUT_SUBJECTS = {layout.where_subject for layout in LAYOUTS if layout.where_subject}   # "stock"
+LAYOUT_PARTS = tuple(sorted({part for layout in LAYOUTS for part in layout.where_parts}))  # "up", "down"
 
 _TOKEN = re.compile(r"\(|\)|\+|[^\s()+]+")
 
@@ -298,8 +301,8 @@ class _Parser:
         mode, seats, part = subject
         if mode == "pool":
             return lambda view: test(view, view.cards(seats, part))
-        if mode == "stock":
-            return lambda view: test(view, view.stock())
+        if mode == "subject":
+            return lambda view: test(view, view.subject_cards())
         groups = [(s,) for s in range(1, self.info.players + 1)]
         if mode == "some":
             return lambda view: any(test(view, view.cards(g, part)) for g in groups)
@@ -313,11 +316,11 @@ class _Parser:
             raise self.fail("expected a subject: 'seat N', 'seats N+M', 'some seat', "
                             "'every seat', 'no seat' or 'stock'")
         word = token.word
-        if word == "stock":
+        if word in LAYOUT_SUBJECTS:
             self.i += 1
-            if not self.info.offers("stock"):
-                raise self.fail(f"only {_games_offering('stock')} a stock, not {self.info.game}", token)
-            return ("stock", (), None)
+            if not self.info.offers(word):
+                raise self.fail(f"only {_games_offering(word)} a {word}, not {self.info.game}", token)
+            return ("subject", (), None)
         if word in ("some", "any", "every", "each", "no"):
             self.i += 1
             self.expect_seat_word()
@@ -349,12 +352,12 @@ class _Parser:
         return n
 
     def part(self) -> str | None:
-        token = self.accept("up", "down")
+        token = self.accept(*LAYOUT_PARTS)
         if token is None:
             return None
         if not self.info.offers(token.word):
-            raise self.fail(f"'{token.word}' (face-up/face-down cards) is only for "
-                            f"{_games_offering(token.word, 'piles')}", token)
+            raise self.fail(f"'{token.word}' (a part of a seat's cards) is only for "
+                            f"{_games_offering(token.word, 'in')}", token)
         return token.word
 
     @staticmethod
@@ -551,7 +554,7 @@ class _Parser:
             raise self.fail(f"cannot count {token.text!r}: count cards, trumps, a suit (hearts, "
                             f"rot, ♥ ...), a rank (aces, tens, ...), honours, points or matadors",
                             token)
-        if compare is not None and word not in ("point", "points") and subject[0] != "stock":
+        if compare is not None and word not in ("point", "points") and subject[0] != "subject":
             bound, n = compare[1]
             seats = max(1, len(subject[1]))
             most = self.size(subject[2]) * seats
@@ -607,8 +610,9 @@ class _View:
             return holding(self.deal, seats[0], part)
         return tuple(c for s in seats for c in holding(self.deal, s, part))
 
-    def stock(self) -> tuple[Card, ...]:
-        return tuple(self.deal.stock)
+    def subject_cards(self) -> tuple[Card, ...]:
+        """The cards of the layout's own subject (the stock)."""
+        return self.deal.game_spec.layout.subject_cards(self.deal)
 
     def suit(self, card: Card) -> int:
         return self._suits[card]

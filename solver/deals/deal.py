@@ -18,9 +18,9 @@ from typing import Any
 
 from solver.games import GAMES, Game, OptionError, RuleFileError, find_game
 from solver.games.base import NAMED
-from solver.games.layouts import HANDS, PILES, STOCK, Pile
+from solver.games.layouts import LAYOUTS, Pile
 from solver.games.rulefile import RULES_DIR
-from solver.model.cards import NOTATIONS, Card, CardError, format_cards, parse_card, parse_suit, suit_name
+from solver.model.cards import NOTATIONS, Card, CardError, parse_card, parse_suit, suit_name
 from solver.model.position import IllegalMove, Position
 from solver.model.rules import RuleSet
 
@@ -28,9 +28,9 @@ from .hidden_marks import hidden_file_problem  # the player's view (issue 10)
 
 MAX_DEAL_BYTES = 1 << 20       # a deal is a few hundred bytes; refuse to read on forever (/dev/zero)
 
-SEAT_SECTIONS = (HANDS, PILES, STOCK)      # a layout uses some of these keys
-KNOWN_KEYS = ("game", "cards", "trump", "leader", "hands", "piles", "stock", "play", "taken",
-              "rules", "players", "declarer", "all_passed", "announced", "won_trick")
+LAYOUT_KEYS = tuple(sorted({key for layout in LAYOUTS for key in layout.keys}))   # a layout uses some
+KNOWN_KEYS = ("game", "cards", "trump", "leader", *LAYOUT_KEYS, "play", "taken", "rules", "players",
+              "declarer", "all_passed", "announced", "won_trick")
 
 
 _SHOW = re.compile(r"\(\s*(\w+)\s+([^()\s]+)\s*\)")      # "(marriage R)" in a trick of play
@@ -182,8 +182,10 @@ class Deal:
 
     # --- writing -----------------------------------------------------------------------------
 
-    def dump(self) -> str:
-        """The deal as TOML in the format it was read from; ``loads(dump())`` gives it back."""
+    def dump(self, hidden: frozenset = frozenset()) -> str:
+        """The deal as TOML in the format it was read from; ``loads(dump())`` gives it back.
+        ``hidden``: start slots (``solver.games.layouts.Slot``) written as ``?``, for the
+        player's view's hidden deal files."""
         n = self.notation
         spec = self.game_spec
         builtin = spec.rule_file is None or Path(spec.rule_file).parent == RULES_DIR.resolve()
@@ -205,13 +207,11 @@ class Deal:
             lines.append(f"won_trick = [{_toml_value(self.won_trick[0])}, {_toml_value(self.won_trick[1])}]")
         if self.announced:
             lines.append("announced = [" + ", ".join(_q(_suit_letter(s, n)) for s in self.announced) + "]")
-        if self.stock:
-            lines.append(f"stock = {_q(format_cards(self.stock, n))}")
+        lines += self.game_spec.layout.head_lines(self, hidden)
         if self.play:
             lines.append("play = [" + ", ".join(_q(self._trick_text(i)) for i in range(len(self.play))) + "]")
         lines.append("")
-        layout = self.game_spec.layout
-        lines += layout.write(self)
+        lines += self.game_spec.layout.write(self, hidden)
         if self.rules:
             lines += ["", "[rules]"]
             for name, value in self.rules.items():
@@ -358,7 +358,7 @@ class _Reader:
         notation = self._notation(spec)
         rules = self._rules(spec)
         layout = spec.layout
-        for key in SEAT_SECTIONS:
+        for key in LAYOUT_KEYS:
             if key in data and key not in layout.keys:
                 raise self.fail(key, f"{game} has no {key} (it uses [{layout.section}])")
         section = layout.section
@@ -367,7 +367,7 @@ class _Reader:
         seats = {seat: layout.read_seat(self, f"{section}.{key}", value, notation)
                  for seat, key, value in self._seats(section, table, players)}
         hands, piles = ({}, seats) if layout.stacked else (seats, {})
-        stock = tuple(self._cards("stock", data["stock"], notation)) if "stock" in data else ()
+        stock = layout.read_stock(self, data, notation)
         declarer = self._seat_key("declarer", players, spec.declarer)
         all_passed = self._all_passed(game)
         leader = self._leader(game, players, rules, declarer, spec)
@@ -668,13 +668,7 @@ class _Reader:
         rules = deal.rule_set
         pack = set(rules.deck)
         seen: dict[Card, str] = {}
-        places: list[tuple[str, Card]] = []
-        for seat, cards in deal.hands.items():
-            places += [(f"hands.{seat}", c) for c in cards]
-        for seat, piles in deal.piles.items():
-            for pile in piles:
-                places += [(f"piles.{seat}", c) for c in (pile.up, pile.down) if c is not None]
-        places += [("stock", c) for c in deal.stock]
+        places = deal.game_spec.layout.card_places(deal)
         for key, card in places:
             text = card.text(deal.notation)
             if card not in pack:

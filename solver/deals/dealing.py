@@ -174,14 +174,5 @@ def generate_deals(game: str, seed: int, count: int, *, players: int | None = No
 
 def holding(deal: Deal, seat: int, part: str | None = None) -> tuple[Card, ...]:
     """The cards seat ``seat`` (1-based) holds as dealt: its hand, or every card of its piles
-    (``part`` "up" or "down": only the face-up or face-down ones)."""
-    if deal.piles:
-        piles = deal.piles.get(seat, ())
-        if part == "up":
-            return tuple(p.up for p in piles)
-        if part == "down":
-            return tuple(p.down for p in piles if p.down is not None)
-        return tuple(c for p in piles for c in (p.up, p.down) if c is not None)
-    if part is not None:
-        raise ValueError(f"{deal.game} has no face-{part} cards")
-    return tuple(deal.hands.get(seat, ()))
+    (``part``: one of the layout's ``where_parts``, "up" or "down")."""
+    return deal.game_spec.layout.holding(deal, seat, part)

@@ -104,18 +104,9 @@ def seats_json(deal: Deal, position: Position, hidden: frozenset) -> list[dict]:
     """Each seat's cards as they lie: a hand, or piles of a face-up card on a face-down one
     (``null`` where a pile is gone), so a pile keeps its place as it is played."""
     rules = position.rules
-    seats = []
-    for s in range(position.seats):
-        seat = {"seat": s + 1, "side": rules.side(s)}
-        if rules.layout.stacked:
-            seat["piles"] = [None if not pile else {
-                "up": card_json(pile[-1], deal, hidden),
-                "down": card_json(pile[0], deal, hidden) if len(pile) == 2 else None}
-                for pile in position.piles[s]]
-        else:
-            seat["hand"] = [card_json(c, deal, hidden) for c in position.hands[s]]
-        seats.append(seat)
-    return seats
+    return [{"seat": s + 1, "side": rules.side(s),
+             **rules.layout.seat_json(position, s, lambda c: card_json(c, deal, hidden))}
+            for s in range(position.seats)]
 
 
 def history_json(deal: Deal, position: Position) -> list[dict]:
@@ -159,7 +150,7 @@ def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
         "sides": [side_label(rules, 0), side_label(rules, 1)],
         "trump": None if rules.trump is None else suit_name(rules.trump, deal.notation),
         "seats": seats_json(deal, position, hidden),
-        "stock": [card_json(c, deal, hidden) for c in position.stock],
+        **rules.layout.table_json(position, lambda c: card_json(c, deal, hidden)),
         "to_move": None if over else position.to_move + 1,
         "trick": [{"seat": (trick_leader + k) % position.seats + 1, "card": card_json(c, deal)}
                   for k, c in enumerate(position.trick)],

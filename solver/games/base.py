@@ -209,11 +209,9 @@ class Game:
 
     def where_words(self, rules: RuleSet) -> frozenset[str]:
         """The ``--where`` words this game offers beyond seats, cards, suits and ranks."""
-        words = {"cards"}
-        if self.layout.draws:
-            words.add("stock")
-        if self.layout.stacked:
-            words |= {"up", "down"}
+        words = {"cards", *self.layout.where_parts}
+        if self.layout.where_subject:
+            words.add(self.layout.where_subject)
         if self.has_trumps:
             words |= {"trumps", "matadors"}
         if rules.unit == "honours":

@@ -440,6 +440,39 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
     """The ``Game`` of a merged rule-file table; every block is checked now, under the option
     defaults (and each option value's overrides when a deal uses it)."""
     c = _Compiler(data, source)
+    name, title, sources, notation = _header(c)
+    seat_counts = c.players()
+    layout = c.layout()
+    options = _options(data, source)
+    trump_rule = c.trump_rule()
+    defaults = {o.name: o.default for o in options}
+
+    def compiler(opts: dict) -> _Compiler:
+        return _Compiler(_with_options(data, {**defaults, **opts}), source)
+
+    build = _builder(name, layout, seat_counts, compiler)
+    rules = _check_every_option(c, build, compiler, options, defaults, trump_rule)
+
+    def thresholds(opts: dict, rules: RuleSet) -> Thresholds:
+        return compiler(opts).thresholds(_total(rules))
+
+    fixed = c.fixed_suit() if trump_rule == "fixed" else None
+    return Game(name=name, title=title, default_notation=notation, layout=layout, options=options,
+                build=build, seat_counts=seat_counts,
+                outcome=lambda final, deal: thresholds(deal.options, final.rules).outcome(final, deal),
+                ladder=lambda position, deal: thresholds(deal.options, position.rules).ladder(position, deal),
+                view=_view(c, title),
+                trump_rule={"named": NAMED, "fixed": OPTIONAL, "none": NO_TRUMP}[trump_rule],
+                trump_of=(lambda deal: fixed) if fixed is not None else None,
+                check=_checker(compiler, trump_rule, title), goals=_goals(c, rules),
+                first_leader=c.first_leader(seat_counts[0]), sources=tuple(sources),
+                rule_file=rule_file, suits=c.suits(),
+                no_trick_level=lambda opts: any(level.loser_no_trick
+                                                for level in thresholds(opts, rules).levels))
+
+
+def _header(c: "_Compiler") -> tuple[str, str, list[str], str]:
+    """The file's name, title, sources and card notation, each checked."""
     name = c.typed("name", str)
     if not name or not name.replace("_", "").replace("-", "").isalnum() or name != name.lower():
         raise c.fail("name", "missing or not a lower-case word (letters, digits, _ and -)")
@@ -450,15 +483,11 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
     notation = c.typed("notation", str, FRENCH)
     if notation not in NOTATIONS:
         raise c.fail("notation", f"must be {FRENCH} or {GERMAN}")
-    seat_counts = c.players()
-    layout = c.layout()
-    options = _options(data, source)
-    trump_rule = c.trump_rule()
-    defaults = {o.name: o.default for o in options}
+    return name, title, sources, notation
 
-    def compiler(opts: dict) -> _Compiler:
-        return _Compiler(_with_options(data, opts), source)
 
+def _builder(name: str, layout, seat_counts: tuple[int, ...], compiler):
+    """The game's ``build(trump, options, players) -> RuleSet``."""
     def build(trump: int | None, opts: dict, players: int = seat_counts[0]) -> RuleSet:
         k = compiler(opts)
         rule = k.trump_rule()
@@ -472,39 +501,35 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
         deck = k.deck()
         unit = k.unit()
         trumps = k.trumps(trump, deck)
-        plain = k.plain(trump, trumps, deck)
         stock_follow = k.follow("play.stock_follow", "free") if layout.draws else FREE
-        last = k.typed("play.last_trick", int, 0)
         return RuleSet(game=name, unit=unit, seats=players, layout=layout, deck=deck, trump=trump,
-                       trumps=trumps, plain=plain, values=k.values(deck, unit),
+                       trumps=trumps, plain=k.plain(trump, trumps, deck), values=k.values(deck, unit),
                        follow=k.follow("play.follow", "suit"), stock_follow=stock_follow,
-                       trick_bonus=1 if unit == "tricks" else 0, last_trick_bonus=last,
-                       options=dict(opts), beat=beat)
+                       trick_bonus=1 if unit == "tricks" else 0,
+                       last_trick_bonus=k.typed("play.last_trick", int, 0), options=dict(opts), beat=beat)
+    return build
 
-    # check everything now, under the defaults and under each option value
+
+def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict, trump_rule: str) -> RuleSet:
+    """Build and check the rules under the defaults and under each option value (an error
+    names the value); the rule set under the defaults."""
     probe = c.suits()[0] if trump_rule != "none" else None
     build(probe, defaults)
     for option in options:
-        values = option.choices or (False, True)
-        for value in values:
+        for value in option.choices or (False, True):
             try:
                 rules = build(probe, {**defaults, option.name: value})
+                compiler({option.name: value}).thresholds(_total(rules))
             except RuleFileError as exc:
-                raise RuleFileError(f"{exc.message} (with {option.name} = {value})", exc.key, source) from None
-            compiler({**defaults, option.name: value}).thresholds(_total(rules))
+                raise RuleFileError(f"{exc.message} (with {option.name} = {value})", exc.key, c.source) from None
     rules = build(probe, defaults)
     c.thresholds(_total(rules))
-    c.first_leader(seat_counts[0])
+    c.first_leader(rules.seats)
+    return rules
 
-    def thresholds(deal_or_position_options: dict, rules: RuleSet) -> Thresholds:
-        return compiler(deal_or_position_options).thresholds(_total(rules))
 
-    def outcome(final, deal):
-        return thresholds(deal.options, final.rules).outcome(final, deal)
-
-    def ladder(position, deal):
-        return thresholds(deal.options, position.rules).ladder(position, deal)
-
+def _checker(compiler, trump_rule: str, title: str):
+    """The game's ``check(deal)``: what the generic reader cannot know of a deal."""
     def check(deal):
         try:
             k = compiler(deal.options)
@@ -516,25 +541,24 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
         except RuleFileError as exc:
             return ("rules", str(exc))
         return None
+    return check
 
+
+def _goals(c: "_Compiler", rules: RuleSet) -> dict[str, GoalWord]:
+    """The puzzle goals: win, each level (or any higher one), every trick."""
     goals = {"win": GoalWord("level")}
     names = [level.name for level in c.thresholds(_total(rules)).levels]
-    for i, level in enumerate(names):          # a level, or any higher one
+    for i, level in enumerate(names):
         goals[level] = GoalWord("level", levels=tuple(names[i:]))
     goals.setdefault("every_trick", EVERY_TRICK)
-    view = View(other_hands=bool(c.get("view.other_hands", False)),
+    return goals
+
+
+def _view(c: "_Compiler", title: str) -> View:
+    return View(other_hands=bool(c.get("view.other_hands", False)),
                 face_down=bool(c.get("view.face_down", False)), stock=bool(c.get("view.stock", False)),
                 why=str(c.get("view.why", f"{title}: each seat sees its own cards and every face-up "
-                                              f"card, as the rule file says")))
-    fixed = c.fixed_suit() if trump_rule == "fixed" else None
-    return Game(name=name, title=title, default_notation=notation, layout=layout, options=options,
-                build=build, seat_counts=seat_counts, outcome=outcome, ladder=ladder, view=view,
-                trump_rule={"named": NAMED, "fixed": OPTIONAL, "none": NO_TRUMP}[trump_rule],
-                trump_of=(lambda deal: fixed) if fixed is not None else None,
-                check=check, goals=goals, first_leader=c.first_leader(seat_counts[0]),
-                no_trick_level=lambda opts: any(level.loser_no_trick for level in
-                                                compiler({**defaults, **opts}).thresholds(_total(rules)).levels),
-                sources=tuple(sources), rule_file=rule_file, suits=c.suits())
+                                          f"card, as the rule file says")))
 
 
 def _total(rules: RuleSet) -> int:

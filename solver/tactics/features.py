@@ -15,7 +15,7 @@ def trick(view) -> int:
     return len(view.history) + 1
 
 
-def stock(view) -> int | None:
+def stock_left(view) -> int | None:
     """Cards left in the stock (games with a stock; None without one)."""
     return view.stock_size if view.rules.layout.draws else None
 
@@ -50,7 +50,7 @@ def suit_seen(view, advised=()) -> int | None:
     return sum(1 for c in seen if view.suit(c) == suit)
 
 
-BUILTIN: dict[str, Callable] = {"trick": trick, "stock": stock, "lead": lead, "seat": seat,
+BUILTIN: dict[str, Callable] = {"trick": trick, "stock_left": stock_left, "lead": lead, "seat": seat,
                                 "trumps": trumps, "suit_seen": suit_seen}
 
 

@@ -171,12 +171,11 @@ class PlayerView(_Reading):
         allowed, _ = self.rules.allowed(list(self._playable[seat]), [card], self._stock_phase)
         if any(self.beats(c, card) for c in allowed):
             return True
-        hand = [i for i in self._regions_of(seat) if self._regions[i][0][0] == "hand"]
+        hand = [i for i in self._regions_of(seat) if self._regions[i][0].unordered]
         return any(self.beats(c, card) for i in hand for c in self._allowed[i])
 
     def _regions_of(self, seat: int) -> list[int]:
-        return [i for i, (region, _) in enumerate(self._regions)
-                if region[0] in ("hand", "pile") and region[1] == seat + 1]
+        return [i for i, (region, _) in enumerate(self._regions) if region.holder == seat + 1]
 
     def __getattr__(self, name: str):
         if name in ("deal", "position"):

@@ -26,7 +26,7 @@ from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, i
 from solver.games import GAMES
 from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
 
-from .infoset import InfoSet, Slot, information, start_slots
+from .infoset import InfoSet, information, start_slots
 from .sampling import count_layouts, sample_layouts
 
 
@@ -81,10 +81,10 @@ def read_hidden(text: str, source: str = "<string>", seat: int | None = None,
     spec = GAMES[game]
     notation = str(data.get("cards", spec.default_notation)).strip().lower()
     places = _hidden_places(data, spec.layout, source)
-    named = _named_cards(data, play, notation, source)
+    named = _named_cards(data, play, spec.layout, notation)
     pool = _pool(extra.get("unknown"), data, named, len(places), notation, source, spec)
     for (key, path), card in zip(places, pool):   # a first filling, to read the rest
-        _set(data, path, card.text(notation))
+        spec.layout.reveal(data, path, card.text(notation))
     filled = loads(_toml(data), source)          # every check but the play's
     if overrides:
         filled = filled.with_rules(overrides)
@@ -109,62 +109,20 @@ def read_hidden(text: str, source: str = "<string>", seat: int | None = None,
     return replace(info, deal=consistent)
 
 
-def _hidden_places(data: dict, layout: str, source: str) -> list[tuple[str, tuple]]:
-    """Every ``?`` as (key, path to its token), in file order."""
-    places = []
-    for table in ("hands", "piles"):
-        value = data.get(table)
-        if not isinstance(value, dict):
-            continue
-        for seat_key, text in value.items():
-            if not isinstance(text, str):
-                continue
-            for i, token in enumerate(text.split()):
-                if table == "piles":
-                    up, _, down = token.partition("/")
-                    if up == HIDDEN:
-                        raise DealError("a face-up card cannot be `?`: both players see it",
-                                        f"piles.{seat_key}", source)
-                    if down == HIDDEN:
-                        places.append((f"piles.{seat_key}", (table, seat_key, i)))
-                elif token == HIDDEN:
-                    places.append((f"hands.{seat_key}", (table, seat_key, i)))
-    stock = data.get("stock")
-    if isinstance(stock, str):
-        for i, token in enumerate(stock.split()):
-            if token == HIDDEN:
-                places.append(("stock", ("stock", i)))
-    return places
+def _hidden_places(data: dict, layout, source: str) -> list[tuple[str, tuple]]:
+    """Every ``?`` as (key, path to its token), in file order (the layout knows where)."""
+    return layout.marked(data, lambda key, message: DealError(message, key, source))
 
 
-def _set(data: dict, path: tuple, text: str) -> None:
-    if path[0] == "stock":
-        tokens = data["stock"].split()
-        tokens[path[1]] = text
-        data["stock"] = " ".join(tokens)
-        return
-    table, key, i = path
-    tokens = data[table][key].split()
-    if table == "piles":
-        tokens[i] = tokens[i].partition("/")[0] + "/" + text
-    else:
-        tokens[i] = text
-    data[table][key] = " ".join(tokens)
-
-
-def _named_cards(data: dict, play, notation: str, source: str) -> dict[Card, str]:
+def _named_cards(data: dict, play, layout, notation: str) -> dict[Card, str]:
     named: dict[Card, str] = {}
-    sources = []
-    for table in ("hands", "piles"):
-        if isinstance(data.get(table), dict):
-            sources += [(f"{table}.{k}", v) for k, v in data[table].items()]
-    sources.append(("stock", data.get("stock", "")))
+    sources = layout.texts(data)
     if isinstance(play, list):
         sources += [("play", t) for t in play]
     for key, text in sources:
         if not isinstance(text, str):
             continue
-        for token in text.replace("/", " ").split():
+        for token in text.split():
             if token == HIDDEN:
                 continue
             try:
@@ -204,9 +162,9 @@ def _pool(unknown, data: dict, named: dict, places: int, notation: str, source: 
 def _players(data: dict, spec) -> int:
     if "players" in data and isinstance(data["players"], int):
         return data["players"]
-    hands = data.get("hands")
-    if spec.players_vary and isinstance(hands, dict) and len(hands) in spec.seat_counts:
-        return len(hands)
+    seats = data.get(spec.layout.section)
+    if spec.players_vary and isinstance(seats, dict) and len(seats) in spec.seat_counts:
+        return len(seats)
     return spec.default_players
 
 
@@ -249,31 +207,12 @@ def _toml(data: dict) -> str:
 def write_hidden(info: InfoSet) -> str:
     """The information set as a hidden deal file: the seat's hidden cards written ``?``."""
     deal = info.deal
-    n = deal.notation
-    hidden: set[Slot] = {slot for _, slots in info.regions for slot in slots}
+    hidden = frozenset(slot for _, slots in info.regions for slot in slots)
     lines = []
-    section = None
-    for line in deal.dump().splitlines():
-        if line.startswith("["):
-            section = line.strip("[]")
-        key = line.split(" = ", 1)[0] if " = " in line else None
-        if section is None and key == "stock":
-            tokens = ["?" if ("stock", k) in hidden else c.text(n) for k, c in enumerate(deal.stock)]
-            line = f'stock = "{" ".join(tokens)}"'
-        elif section == "hands" and key is not None:
-            seat = int(key)
-            tokens = ["?" if ("hands", seat, i) in hidden else c.text(n)
-                      for i, c in enumerate(deal.hands[seat])]
-            line = f'{seat} = "{" ".join(tokens)}"'
-        elif section == "piles" and key is not None:
-            seat = int(key)
-            tokens = [p.up.text(n) + ("/?" if ("piles", seat, j) in hidden else
-                                      "" if p.down is None else "/" + p.down.text(n))
-                      for j, p in enumerate(deal.piles[seat])]
-            line = f'{seat} = "{" ".join(tokens)}"'
+    for line in deal.dump(hidden).splitlines():
         lines.append(line)
-        if section is None and key == "leader":
+        if line.startswith("leader = "):
             lines.append(f"seat = {info.seat}")
             if info.pool:
-                lines.append(f'unknown = "{format_cards(info.pool, n)}"')
+                lines.append(f'unknown = "{format_cards(info.pool, deal.notation)}"')
     return "\n".join(lines) + "\n"

@@ -20,12 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import factorial
 
-from solver.deals.deal import Deal, DealError, Pile, loads
+from solver.deals.deal import Deal, DealError, loads
+from solver.games.layouts import Region, Slot
 from solver.model.cards import Card
 from solver.model.position import Position
-
-Slot = tuple            # ("hands", seat, i) | ("piles", seat, j) | ("stock", k); seats 1-based
-Region = tuple          # ("hand", seat) | ("pile", seat, j) | ("stock", k); seats 1-based
 
 
 @dataclass(frozen=True)
@@ -51,17 +49,13 @@ class InfoSet:
     def fill(self, layout: dict[int, tuple[Card, ...]]) -> Deal:
         """The deal with region ``i`` holding ``layout[i]`` (checked by replaying its play)."""
         deal = self.deal
+        where = deal.game_spec.layout
         hands = {s: list(c) for s, c in deal.hands.items()}
         piles = {s: list(p) for s, p in deal.piles.items()}
         stock = list(deal.stock)
         for i, (_, slots) in enumerate(self.regions):
             for slot, card in zip(slots, sorted(layout[i])):
-                if slot[0] == "hands":
-                    hands[slot[1]][slot[2]] = card
-                elif slot[0] == "piles":
-                    piles[slot[1]][slot[2]] = Pile(piles[slot[1]][slot[2]].up, card)
-                else:
-                    stock[slot[1]] = card
+                where.place(piles if where.stacked else hands, stock, slot, card)
         filled = replace(deal, hands={s: tuple(c) for s, c in hands.items()},
                          piles={s: tuple(p) for s, p in piles.items()}, stock=tuple(stock))
         return loads(filled.dump(), deal.source)
@@ -113,28 +107,14 @@ def _known_only(position: Position, seat: int, pool: frozenset) -> Position:
 
 
 def start_slots(deal: Deal) -> dict[Card, Slot]:
-    """Where every card of the start layout lies."""
-    slots: dict[Card, Slot] = {}
-    for seat, cards in deal.hands.items():
-        for i, card in enumerate(cards):
-            slots[card] = ("hands", seat, i)
-    for seat, piles in deal.piles.items():
-        for j, pile in enumerate(piles):
-            if pile.down is not None:
-                slots[pile.down] = ("piles", seat, j)
-    for k, card in enumerate(deal.stock):
-        slots[card] = ("stock", k)
-    return slots
+    """Where every card of the start layout lies that a seat might not see."""
+    return deal.game_spec.layout.start_slots(deal)
 
 
 def hidden_regions(position: Position, seat: int, view, pending=()) -> dict[Card, Region]:
     """The cards of ``position`` that ``seat`` (0-based) cannot see, with their regions;
     ``pending``: piles played from in the unfinished trick (not yet turned up)."""
-    hidden: dict[Card, Region] = position.rules.layout.hidden_cards(position, seat, view, pending)
-    if not view.stock:
-        for k, card in enumerate(position.stock):
-            hidden[card] = ("stock", k)
-    return hidden
+    return position.rules.layout.hidden_cards(position, seat, view, pending)
 
 
 def information(deal: Deal, seat: int, must_hide: frozenset = frozenset()) -> InfoSet:
@@ -153,9 +133,9 @@ def information(deal: Deal, seat: int, must_hide: frozenset = frozenset()) -> In
     for slot in sorted(must_hide):
         card = by_slot[slot]
         if card not in hidden:
-            raise DealError(f"{_slot_text(slot)} is `?`, but seat {seat} sees that card in the "
-                            f"position (drawn, turned up, played or in its own hand): name it",
-                            _slot_key(slot), deal.source)
+            raise DealError(f"{deal.game_spec.layout.slot_text(slot)} is `?`, but seat {seat} sees that "
+                            f"card in the position (drawn, turned up, played or in its own hand): name it",
+                            slot.key(), deal.source)
     pool = frozenset(hidden)
     # second pass: what each play reveals about the slots then in the player's hand
     banned: dict[Slot, set] = {slots_of[c]: set() for c in pool}
@@ -181,7 +161,7 @@ def information(deal: Deal, seat: int, must_hide: frozenset = frozenset()) -> In
 
     relaxed_replay(deal, pool, watch)
     groups: dict[Region, list[Slot]] = {}
-    for card in sorted(pool, key=lambda c: (_region_key(hidden[c]), slots_of[c])):
+    for card in sorted(pool, key=lambda c: (hidden[c], slots_of[c])):
         groups.setdefault(hidden[card], []).append(slots_of[card])
     regions = tuple((region, tuple(slots)) for region, slots in groups.items())
     allowed = []
@@ -203,22 +183,6 @@ def _unknown_pool(deal: Deal, must_hide: frozenset) -> frozenset:
     return frozenset(by_slot[s] for s in must_hide)
 
 
-def _region_key(region: Region) -> tuple:
-    return (region[0],) + tuple(region[1:])
-
-
-def _slot_key(slot: Slot) -> str:
-    return "stock" if slot[0] == "stock" else f"{slot[0]}.{slot[1]}"
-
-
-def _slot_text(slot: Slot) -> str:
-    if slot[0] == "stock":
-        return f"stock card {slot[1] + 1}"
-    if slot[0] == "piles":
-        return f"the face-down card of pile {slot[2] + 1} of seat {slot[1]}"
-    return f"card {slot[2] + 1} of seat {slot[1]}'s hand"
-
-
 def layouts_per_assignment(info: InfoSet) -> list[int]:
     """Per class: distinct ways to spread a given card set over its regions (hands are sets)."""
     out = []
@@ -226,7 +190,7 @@ def layouts_per_assignment(info: InfoSet) -> list[int]:
         sizes = [len(info.regions[i][1]) for i in members]
         ways = factorial(sum(sizes))
         for i, size in zip(members, sizes):
-            if info.regions[i][0][0] == "hand":
+            if info.regions[i][0].unordered:
                 ways //= factorial(size)
         out.append(ways)
     return out

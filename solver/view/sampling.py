@@ -139,7 +139,7 @@ def _spreads(info: InfoSet, members: tuple[int, ...], cards: list[Card]) -> Iter
         return
     first, rest = members[0], members[1:]
     size = len(info.regions[first][1])
-    if info.regions[first][0][0] == "hand":
+    if info.regions[first][0].unordered:
         choices = itertools.combinations(cards, size)
     else:
         choices = itertools.permutations(cards, size)
