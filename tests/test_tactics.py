@@ -399,3 +399,22 @@ def test_dask_local_cluster_gives_the_same_report():
         code, remote, err = run_cli(*STUDY, "--dask", cluster.scheduler_address)
     assert code == 0, err
     assert json.loads(remote) == json.loads(local)
+
+
+def test_conditional_report_of_a_hand_computed_case():
+    """Ten deals, one decision each: at trick 1 the advised card gives away nothing where a
+    random card gives away 1 (advice better), at trick 2 the advice gives away 3 where a random
+    card gives away 1.5 (advice worse); lead/follow never varies, so it is no condition."""
+    from solver.study.summary import conditional
+    records = []
+    for k in range(10):
+        trick = 1 if k < 5 else 2
+        totals = [4, 2] if trick == 1 else [1, 4]          # advised: the first card
+        d = Decision(0, 1, ["A", "B"], totals, None, {"t": [0]}, {"trick": trick, "lead": "lead"})
+        records.append((f"d{k}", "", DealRecord([0, 0], [], {}, [d], [], [])))
+    found = {(c["feature"], c["value"]): c for c in conditional(records, "t", ["trick", "lead"], "s")}
+    assert set(found) == {("trick", 1), ("trick", 2)}
+    assert found["trick", 1]["verdict"] == "advice better" and found["trick", 1]["deals"] == 5
+    assert found["trick", 1]["advice_minus_random"]["mean"] == pytest.approx(0 - 1)
+    assert found["trick", 2]["verdict"] == "advice worse"
+    assert found["trick", 2]["advice_minus_random"]["mean"] == pytest.approx(3 - 1.5)

@@ -19,7 +19,8 @@ from typing import Sequence
 import numpy as np
 from scipy import stats
 
-RESAMPLES = 9999
+RESAMPLES = 9999              # the figures of a study
+BREAKDOWN_RESAMPLES = 1999    # its breakdowns by a feature (many small groups, exploratory)
 LEVEL = 0.95
 
 
@@ -46,7 +47,7 @@ def _num(x: float) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
 
-def mean_over_deals(values: Sequence[float], seed: int | str) -> Estimate:
+def mean_over_deals(values: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> Estimate:
     """The mean of one value per deal, with a percentile bootstrap interval over deals."""
     data = np.asarray(values, dtype=float)
     n = len(data)
@@ -57,7 +58,7 @@ def mean_over_deals(values: Sequence[float], seed: int | str) -> Estimate:
         return Estimate(mean, math.nan, math.nan, n)
     if np.all(data == data[0]):
         return Estimate(mean, mean, mean, n)
-    result = stats.bootstrap((data,), np.mean, n_resamples=RESAMPLES, confidence_level=LEVEL,
+    result = stats.bootstrap((data,), np.mean, n_resamples=resamples, confidence_level=LEVEL,
                              method="percentile", random_state=rng_for(seed), vectorized=True)
     low, high = result.confidence_interval
     return Estimate(mean, float(low), float(high), n)
@@ -79,17 +80,17 @@ class Comparison:
                 "higher": self.higher, "p": self.p}
 
 
-def compare(a: Sequence[float], b: Sequence[float], seed: int | str) -> Comparison:
+def compare(a: Sequence[float], b: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> Comparison:
     """The paired difference of two per-deal values."""
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     diffs = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     lower, higher = int((diffs < 0).sum()), int((diffs > 0).sum())
-    return Comparison(mean_over_deals(diffs, seed), lower, len(diffs) - lower - higher, higher,
-                      sign_flip_p(diffs, seed))
+    return Comparison(mean_over_deals(diffs, seed, resamples), lower, len(diffs) - lower - higher, higher,
+                      sign_flip_p(diffs, seed, resamples))
 
 
-def sign_flip_p(diffs: Sequence[float], seed: int | str) -> float:
+def sign_flip_p(diffs: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> float:
     """Two-sided p of "the mean difference is 0": each deal's difference keeps or flips its
     sign with equal chance under the null (every flip when there are few deals)."""
     data = np.asarray(diffs, dtype=float)
@@ -97,7 +98,7 @@ def sign_flip_p(diffs: Sequence[float], seed: int | str) -> float:
     if len(data) < 2:            # no flip, or one: every sign gives the same |mean|
         return 1.0
     result = stats.permutation_test((data,), np.mean, permutation_type="samples", vectorized=True,
-                                    n_resamples=RESAMPLES, alternative="two-sided",
+                                    n_resamples=resamples, alternative="two-sided",
                                     random_state=rng_for(seed))
     return float(min(1.0, result.pvalue))
 

@@ -35,7 +35,15 @@ from typing import Callable, Iterable
 from solver.tactics import Tactic
 
 from .records import DealRecord, Decision, Run
-from .stats import Estimate, compare, holm, mean_over_deals, subset_all_optimal
+from .stats import (
+    BREAKDOWN_RESAMPLES,
+    RESAMPLES,
+    Estimate,
+    compare,
+    holm,
+    mean_over_deals,
+    subset_all_optimal,
+)
 
 POLICY_ESTIMAND = ("whole deal played by the advice (each deal: the mean over the seats it applied "
                    "to; deals weighted equally)")
@@ -118,19 +126,19 @@ def per_deal(items: Iterable, value: Callable, deal: Callable = lambda x: x.deal
     return {key: sum(vs) / len(vs) for key, vs in groups.items()}
 
 
-def over_deals(items: list, value: Callable, seed: str) -> Estimate:
-    return mean_over_deals(list(per_deal(items, value).values()), seed)
+def over_deals(items: list, value: Callable, seed: str, resamples: int = RESAMPLES) -> Estimate:
+    return mean_over_deals(list(per_deal(items, value).values()), seed, resamples)
 
 
-def paired_over_deals(items: list, a: Callable, b: Callable, seed: str):
+def paired_over_deals(items: list, a: Callable, b: Callable, seed: str, resamples: int = RESAMPLES):
     first, second = per_deal(items, a), per_deal(items, b)
     keys = [k for k in first if k in second]
-    return compare([first[k] for k in keys], [second[k] for k in keys], seed)
+    return compare([first[k] for k in keys], [second[k] for k in keys], seed, resamples)
 
 
 # --- the headline ------------------------------------------------------------------------------------
 
-def policy_table(records: Records, name: str, seed: str) -> dict:
+def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMPLES) -> dict:
     """What following the advice for a whole deal costs, against a random card."""
     runs: dict[str, list[RunScore]] = defaultdict(list)
     pairs = []
@@ -146,23 +154,25 @@ def policy_table(records: Records, name: str, seed: str) -> dict:
                     runs[policy].append(score)
     out = {"estimand": POLICY_ESTIMAND, "runs": len(pairs),
            "deals": len({a.deal for a, _ in pairs})}
-    out["cost"] = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}").as_json() for p in runs}
-    out["worse_outcome"] = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}").as_json()
+    out["cost"] = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples).as_json()
+                   for p in runs}
+    out["worse_outcome"] = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples).as_json()
                             for p in ("uniform", "random") if p in runs}
     out["levels_lost"] = {p: _levels_lost(runs[p]) for p in ("uniform", "random") if p in runs}
     if pairs:
-        out["vs_random"] = compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random")
+        out["vs_random"] = compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random", resamples)
     if pairs and all(a.player_cost is not None for a, _ in pairs):
-        out["player"] = {p: over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}").as_json()
+        out["player"] = {p: over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}", resamples).as_json()
                          for p in ("uniform", "random")}
-        out["player"]["vs_random"] = compare_runs(pairs, lambda s: s.player_cost, f"{seed}:player_vs_random")
+        out["player"]["vs_random"] = compare_runs(pairs, lambda s: s.player_cost, f"{seed}:player_vs_random",
+                                                  resamples)
     return out
 
 
-def compare_runs(pairs: list, value: Callable, seed: str) -> dict:
+def compare_runs(pairs: list, value: Callable, seed: str, resamples: int = RESAMPLES) -> dict:
     a = per_deal([x for x, _ in pairs], value)
     b = per_deal([y for _, y in pairs], value)
-    return compare([a[k] for k in a], [b[k] for k in a], seed).as_json()
+    return compare([a[k] for k in a], [b[k] for k in a], seed, resamples).as_json()
 
 
 def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
@@ -177,20 +187,23 @@ def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
 
 # --- the one-off decisions -----------------------------------------------------------------------------
 
-def oneoff_rows(records: Records, name: str, seed: str) -> list[dict]:
+def oneoff_rows(records: Records, name: str, seed: str, resamples: int = RESAMPLES) -> list[dict]:
     """The one-off statistics under each estimand."""
-    scores = [decision_score(deal_id, d, name) for deal_id, _, record in records
-              for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
+    scores = decision_scores(records, name)
     firsts = list({s.deal: s for s in reversed(scores)}.values())[::-1]
-    rows = []
-    for estimand, chosen in ((FIRST, firsts), (EVERY, scores)):
-        rows.append(_oneoff(estimand, chosen, f"{seed}:{estimand}"))
-    return rows
+    return [_oneoff(estimand, chosen, f"{seed}:{estimand}", resamples)
+            for estimand, chosen in ((FIRST, firsts), (EVERY, scores))]
 
 
-def _oneoff(estimand: str, scores: list[DecisionScore], seed: str) -> dict:
+def decision_scores(records: Records, name: str) -> list[DecisionScore]:
+    """Every exact decision where the tactic applied, scored, in deal order."""
+    return [decision_score(deal_id, d, name) for deal_id, _, record in records
+            for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
+
+
+def _oneoff(estimand: str, scores: list[DecisionScore], seed: str, resamples: int = RESAMPLES) -> dict:
     def est(field: str) -> dict:
-        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}").as_json()
+        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}", resamples).as_json()
     row = {"estimand": estimand, "decisions": len(scores), "deals": len({s.deal for s in scores}),
            "keeps_outcome": {"advised": est("advised_optimal"), "every_advised": est("every_advised_optimal"),
                              "random": est("random_optimal"), "random_subset": est("subset_optimal")},
@@ -199,12 +212,12 @@ def _oneoff(estimand: str, scores: list[DecisionScore], seed: str) -> dict:
                       "hindsight": est("hindsight_regret")}}
     if scores:
         row["vs_random"] = paired_over_deals(scores, lambda s: s.advised_regret, lambda s: s.random_regret,
-                                             f"{seed}:vs_random").as_json()
+                                             f"{seed}:vs_random", resamples).as_json()
     if scores and all(s.player_advised_regret is not None for s in scores):
         row["player"] = {"advised": est("player_advised_regret"), "random": est("player_random_regret"),
                          "vs_random": paired_over_deals(scores, lambda s: s.player_advised_regret,
                                                         lambda s: s.player_random_regret,
-                                                        f"{seed}:player_vs_random").as_json()}
+                                                        f"{seed}:player_vs_random", resamples).as_json()}
     return row
 
 
@@ -230,27 +243,29 @@ def only(records: Records, name: str, feature: str, value) -> Records:
 
 def conditional(records: Records, name: str, features: list[str], seed: str) -> list[dict]:
     """The situations (one feature's value) where following the advice at a decision beats a
-    random card, or loses to one, with deal-level intervals that leave out 0.  Exploratory:
-    many situations are looked at, so read them as leads, not findings."""
+    random card, or loses to one: every decision there, the deals weighted equally, with an
+    interval over deals that leaves out 0.  Exploratory: many situations are looked at, so
+    read them as leads, not findings."""
+    scored = [(decision_score(deal_id, d, name), d.features) for deal_id, _, record in records
+              for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
     found = []
     for feature in features:
-        values = feature_values(records, name, feature)
-        if len([v for v in values if v is not None]) < 2:
+        groups: dict = defaultdict(list)
+        for score, values in scored:
+            if values.get(feature) is not None:
+                groups[values[feature]].append(score)
+        if len(groups) < 2:
             continue                       # one situation only: no condition at all
-        for value in values:
-            if value is None:
+        for value, scores in groups.items():
+            diff = per_deal(scores, lambda s: s.advised_regret - s.random_regret)
+            if len(diff) < 5:
                 continue
-            rows = oneoff_rows(only(records, name, feature, value), name, f"{seed}:{feature}={value}")
-            every = rows[1]
-            diff = every.get("vs_random")
-            if not diff or diff["deals"] < 5 or diff["interval"][0] is None:
-                continue
-            low, high = diff["interval"]
-            if low > 0 or high < 0:
-                found.append({"feature": feature, "value": value, "deals": diff["deals"],
-                              "decisions": every["decisions"], "advice_minus_random": diff,
-                              "verdict": "advice worse" if low > 0 else "advice better"})
-    found.sort(key=lambda f: -abs(f["advice_minus_random"]["mean"]))
+            est = mean_over_deals(list(diff.values()), f"{seed}:{feature}={value}", BREAKDOWN_RESAMPLES)
+            if est.low > 0 or est.high < 0:
+                found.append({"feature": feature, "value": value, "deals": est.deals, "decisions": len(scores),
+                              "advice_minus_random": est.as_json(),
+                              "verdict": "advice worse" if est.low > 0 else "advice better"})
+    found.sort(key=lambda f: (-abs(f["advice_minus_random"]["mean"]), f["feature"], str(f["value"])))
     return found
 
 
@@ -271,8 +286,9 @@ def summarise_tactic(records: Records, tactic: Tactic, seed: int, objective: str
            "oneoff": oneoff_rows(mine, tactic.name, key)}
     if by is not None:
         row["by"] = {"feature": by, "groups": [
-            {"value": value, "policy": policy_table(part, tactic.name, f"{key}:{by}={value}"),
-             "oneoff": oneoff_rows(part, tactic.name, f"{key}:{by}={value}")}
+            {"value": value,
+             "policy": policy_table(part, tactic.name, f"{key}:{by}={value}", BREAKDOWN_RESAMPLES),
+             "oneoff": oneoff_rows(part, tactic.name, f"{key}:{by}={value}", BREAKDOWN_RESAMPLES)}
             for value in feature_values(mine, tactic.name, by)
             for part in [only(mine, tactic.name, by, value)]]}
     if features:
