@@ -34,6 +34,11 @@ def _ci(part: dict | None, digits: int = 2) -> str:
     return f"{_x(part['mean'], digits)} [{_x(low, digits)}, {_x(high, digits)}]"
 
 
+def _digits(unit: str | None) -> int:
+    """Decimals for a cost: card points run to 120, tricks and honours to 20."""
+    return 1 if unit == "points" else 2
+
+
 def _pct(part: dict | None) -> str:
     """'15% [0, 38]': a share and its 95% interval, in percent."""
     if not part or part.get("mean") is None:
@@ -62,6 +67,7 @@ def _game_prefix(summary: dict) -> str | None:
 
 def sentence(row: dict) -> str:
     """What following the advice costs, in one plain sentence."""
+    d = _digits(row["unit"])
     unit = UNIT_WORDS.get(row["unit"], row["unit"] or "")
     policy = row["policy"]
     head = f"{row['tactic']} — \"{row['summary'].rstrip('.')}\""
@@ -70,9 +76,9 @@ def sentence(row: dict) -> str:
     cost, random_cost = policy["cost"]["uniform"], policy["cost"]["random"]
     diff = policy["vs_random"]
     better = "less" if diff["mean"] < 0 else "more"
-    text = (f"{head}: following it for a whole deal costs {_ci(cost)} {unit} against perfect play; "
-            f"a random card at the same moments costs {_ci(random_cost)}, so the advice costs "
-            f"{_x(abs(diff['mean']))} {better} (advice − random {_ci(diff)}, p {_p_words(diff)}).")
+    text = (f"{head}: following it for a whole deal costs {_ci(cost, d)} {unit} against perfect play; "
+            f"a random card at the same moments costs {_ci(random_cost, d)}, so the advice costs "
+            f"{_x(abs(diff['mean']), d)} {better} (advice − random {_ci(diff, d)}, p {_p_words(diff)}).")
     worse = policy.get("worse_outcome", {})
     if worse.get("uniform") and worse["uniform"].get("mean") is not None:
         text += (f" The outcome is worse than perfect play's in {100 * worse['uniform']['mean']:.0f}% of deals "
@@ -97,6 +103,7 @@ def _p(test: dict) -> str:
 # --- the tables ---------------------------------------------------------------------------------------
 
 def headline_table(summary: dict, prefix: str | None) -> str:
+    d = _digits(summary.get("unit"))
     rows = []
     for t in summary["tactics"]:
         p = t["policy"]
@@ -104,9 +111,9 @@ def headline_table(summary: dict, prefix: str | None) -> str:
             rows.append([_short(t["tactic"], prefix), 0] + ["–"] * 5)
             continue
         cost = p["cost"]
-        rows.append([_short(t["tactic"], prefix), p["deals"], _ci(cost["uniform"]),
-                     f"{_x(cost['best']['mean'])}–{_x(cost['worst']['mean'])}", _ci(cost["random"]),
-                     _ci(p["vs_random"]), _p(p["vs_random"])])
+        rows.append([_short(t["tactic"], prefix), p["deals"], _ci(cost["uniform"], d),
+                     f"{_x(cost['best']['mean'], d)}–{_x(cost['worst']['mean'], d)}", _ci(cost["random"], d),
+                     _ci(p["vs_random"], d), _p(p["vs_random"])])
     return tabulate(rows, headers=["tactic", "deals", "advice", "best–worst", "random card",
                                    "advice − random", "p Holm"], tablefmt="simple", disable_numparse=True)
 
@@ -130,6 +137,7 @@ def outcome_table(summary: dict, prefix: str | None) -> str | None:
 def oneoff_tables(summary: dict, prefix: str | None) -> list[tuple[str, str]]:
     """(heading, table) of the one-off decisions: optimal cards, by points where that differs
     from keeping the outcome (objective score), and regret."""
+    d = _digits(summary.get("unit"))
     keeps, points, costs = [], [], []
     for t in summary["tactics"]:
         for row in t["oneoff"]:
@@ -140,8 +148,8 @@ def oneoff_tables(summary: dict, prefix: str | None) -> list[tuple[str, str]]:
             keeps.append([name, est, row["decisions"], row["deals"], _pct(k["advised"]), _pct(k["random"]),
                           _pct(k["every_advised"]), _pct(k["random_subset"])])
             points.append([name, est, _pct(b["advised"]), _pct(b["random"])])
-            costs.append([name, est, _ci(r["advised"]), _ci(r["random"]), _ci(row["vs_random"]),
-                          _p(row["vs_random"]), _x(r["hindsight"]["mean"])])
+            costs.append([name, est, _ci(r["advised"], d), _ci(r["random"], d), _ci(row["vs_random"], d),
+                          _p(row["vs_random"]), _x(r["hindsight"]["mean"], d)])
     optimal = "keeps the outcome" if summary["objective"] == "score" else "is best by points"
     out = [(f"the chance that the card played {optimal}: a uniformly chosen advised card, a random legal card; "
             f"that all advised cards do, and all of a random subset of as many legal cards.",
@@ -160,18 +168,19 @@ def oneoff_tables(summary: dict, prefix: str | None) -> list[tuple[str, str]]:
 
 
 def player_tables(summary: dict, prefix: str | None) -> str | None:
+    d = _digits(summary.get("unit"))
     rows = []
     for t in summary["tactics"]:
         p = t["policy"].get("player")
         if p:
-            rows.append([_short(t["tactic"], prefix), "whole deal", _ci(p["uniform"]), _ci(p["random"]),
-                         _ci(p["vs_random"]), _p(p["vs_random"])])
+            rows.append([_short(t["tactic"], prefix), "whole deal", _ci(p["uniform"], d), _ci(p["random"], d),
+                         _ci(p["vs_random"], d), _p(p["vs_random"])])
         for row in t["oneoff"]:
             if row.get("player"):
                 pv = row["player"]
                 est = "first" if row["estimand"].startswith("first") else "every"
-                rows.append([_short(t["tactic"], prefix), est, _ci(pv["advised"]), _ci(pv["random"]),
-                             _ci(pv["vs_random"]), _p(pv["vs_random"])])
+                rows.append([_short(t["tactic"], prefix), est, _ci(pv["advised"], d), _ci(pv["random"], d),
+                             _ci(pv["vs_random"], d), _p(pv["vs_random"])])
     if not rows:
         return None
     return tabulate(rows, headers=["tactic", "estimand", "advice", "random card", "advice − random", "p Holm"],
@@ -179,6 +188,7 @@ def player_tables(summary: dict, prefix: str | None) -> str | None:
 
 
 def by_tables(summary: dict, prefix: str | None) -> str | None:
+    d = _digits(summary.get("unit"))
     rows = []
     feature = None
     for t in summary["tactics"]:
@@ -188,8 +198,9 @@ def by_tables(summary: dict, prefix: str | None) -> str | None:
         for group in t["by"]["groups"]:
             p, every = group["policy"], group["oneoff"][1]
             rows.append([_short(t["tactic"], prefix), "–" if group["value"] is None else group["value"],
-                         p["deals"], _ci(p["cost"].get("uniform")), _ci(p["cost"].get("random")),
-                         every["decisions"], _ci(every["regret"]["advised"]), _x(every["regret"]["random"]["mean"])])
+                         p["deals"], _ci(p["cost"].get("uniform"), d), _ci(p["cost"].get("random"), d),
+                         every["decisions"], _ci(every["regret"]["advised"], d),
+                         _x(every["regret"]["random"]["mean"], d)])
     if feature is None:
         return None
     return (_fill(f"By {feature} (whole deal: {feature} at the seat's first use of the advice, cost of "
@@ -201,15 +212,16 @@ def by_tables(summary: dict, prefix: str | None) -> str | None:
 
 
 def conditional_text(summary: dict, prefix: str | None) -> str | None:
+    d = _digits(summary.get("unit"))
     lines = []
     for t in summary["tactics"]:
         found = t.get("conditional", [])
         for c in found[:CONDITIONAL_LINES]:
-            d = c["advice_minus_random"]
-            low, high = sorted(abs(x) for x in d["interval"])
-            lines.append(f"  {_short(t['tactic'], prefix)}, when {c['feature']} = {c['value']}: "
-                         f"{c['verdict']} than a random card by {_x(abs(d['mean']))} ({_x(low)} to "
-                         f"{_x(high)}; {c['deals']} deals, {c['decisions']} decisions)")
+            diff = c["advice_minus_random"]
+            low, high = sorted(abs(x) for x in diff["interval"])
+            lines.append(_fill(f"  {_short(t['tactic'], prefix)}, when {c['feature']} = {c['value']}: "
+                               f"{c['verdict']} than a random card by {_x(abs(diff['mean']), d)} "
+                               f"({_x(low, d)} to {_x(high, d)}; {c['deals']} deals, {c['decisions']} decisions)"))
         if len(found) > CONDITIONAL_LINES:
             lines.append(f"  {_short(t['tactic'], prefix)}: {len(found) - CONDITIONAL_LINES} more in --json")
     if not lines:
@@ -220,7 +232,7 @@ def conditional_text(summary: dict, prefix: str | None) -> str | None:
 
 
 def _fill(text: str) -> str:
-    return textwrap.fill(text, WIDTH, subsequent_indent="  ")
+    return textwrap.fill(text, WIDTH, subsequent_indent="    " if text.startswith("  ") else "  ")
 
 
 def tactic_report(summary: dict, game: str | None = None) -> str:
