@@ -291,7 +291,7 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     rows = [t for t in summary["tactics"] if t["policy"]["deals"]]
     prefix = _game_prefix(summary)
     unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "")
-    fig, ax = plt.subplots(figsize=(9, 1.8 + 0.55 * max(1, len(rows))))
+    fig, ax = plt.subplots(figsize=(9, 1.5 + 0.55 * max(1, len(rows))))
     marks = (("advice (whole deal)", lambda t: t["policy"]["cost"]["uniform"], "o", "tab:blue", -0.2),
              ("random card (whole deal)", lambda t: t["policy"]["cost"]["random"], "s", "tab:gray", 0.0),
              ("best other card, in hindsight (first decision)",
@@ -313,7 +313,7 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     ax.set_yticklabels([_short(t["tactic"], prefix) for t in reversed(rows)])
     ax.set_xlabel(f"cost in {unit} against perfect play (95% interval over deals)")
     ax.set_title(f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize="small", frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="small", frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
