@@ -106,6 +106,8 @@ cdef class Engine:
         c.nseats = t["seats"]
         for i in range(c.nseats):
             c.side[i] = t["side"][i]
+        for i in range(2 * MAXSEATS + 1):
+            c.seat_of[i] = i % c.nseats
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
@@ -140,6 +142,8 @@ cdef class Engine:
         c.beat_table = 1 if t["beat_by"] else 0        # the order-based bounds are off then
         for i in range(MAXCARDS):
             c.beat_by[i] = t["beat_by"][i] if t["beat_by"] else 0
+        for i in range(MAXCARDS):
+            c.beats[i] = beaters_of(c, i)
 
     def _setup_value_classes(self):
         """Cards grouped by value: a sum of values is a few popcounts (``value_sum``)."""
@@ -219,13 +223,15 @@ cdef class Engine:
         c.leader = t["leader"]
         c.tlen = 0
         c.tb = 0
+        c.tcards = 0
         trick = t["trick"]
         for card in trick:
             inplay |= st_bit(card)
         c.inplay = inplay
+        c.inplay_points = value_sum(c, inplay)
         c.tricks_left = st_popcount(inplay) // n
         for k, card in enumerate(trick):
-            seat = (c.leader + k) % n
+            seat = c.seat_of[c.leader + k]
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
             play_card(c, seat, card)

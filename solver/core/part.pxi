@@ -258,7 +258,7 @@ cdef inline uint64_t last_trick_relevance(Ctx* c) noexcept nogil:
     cdef int wcard = st_ctz(c.hand[c.leader])
     cdef uint64_t cards = st_bit(wcard)
     for k in range(1, n):
-        s = (c.leader + k) % n
+        s = c.seat_of[c.leader + k]
         x = st_ctz(c.hand[s])
         cards |= st_bit(x)
         if (beaters(c, wcard) >> x) & 1:

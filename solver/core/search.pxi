@@ -223,7 +223,7 @@ cdef inline int last_trick(Ctx* c) noexcept nogil:
     cdef int wcard = st_ctz(c.hand[c.leader])
     cdef int pts = c.value[wcard]
     for k in range(1, n):
-        s = (c.leader + k) % n
+        s = c.seat_of[c.leader + k]
         x = st_ctz(c.hand[s])
         pts += c.value[x]
         if (beaters(c, wcard) >> x) & 1:
@@ -237,7 +237,7 @@ cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
     """How promising it is to play ``x`` to the trick in progress (bigger first)."""
     cdef int wpos = c.twin[c.tb + c.tlen - 1]
     cdef int wcard = c.tcard[c.tb + wpos]
-    cdef int wseat = (c.leader + wpos) % c.nseats
+    cdef int wseat = c.seat_of[c.leader + wpos]
     cdef int mine = c.side[seat]
     cdef int wins = (beaters(c, wcard) >> x) & 1
     cdef int last = c.tlen == c.nseats - 1
@@ -283,7 +283,7 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
     cdef uint64_t a, b
     for k in range(1, n):
-        s = (seat + k) % n
+        s = c.seat_of[seat + k]
         a = allowed_after(c, s, x, wcard)
         if not a:
             return 0
@@ -529,7 +529,7 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, int track) noexcept no
                     if track:
                         c.rel |= hi_cards
                     return hi
-    seat = (c.leader + tpos) % n
+    seat = c.seat_of[c.leader + tpos]
     legal = legal_mask(c, seat)
     if track and tpos > 0:
         c.rel |= follow_relevance(c)

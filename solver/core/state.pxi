@@ -75,6 +75,8 @@ ctypedef struct Ctx:
     uint64_t nomerge            # cards never merged with their neighbours
     int beat_table              # 1: beaters() reads beat_by (a higher card need not beat a lower)
     uint64_t beat_by[MAXCARDS]  # the cards that beat a card winning the trick (beat_table only)
+    uint64_t beats[MAXCARDS]    # every card that beats a card winning the trick (``beaters``)
+    int seat_of[2 * MAXSEATS + 1]   # seat_of[i] = i mod nseats: seat arithmetic without a division
     # --- the objective (see objective.pxi) ---
     int max_side
     int mode
@@ -103,6 +105,8 @@ ctypedef struct Ctx:
     uint64_t hand[MAXSEATS]     # every card a seat holds (face-down pile cards included)
     uint64_t play[MAXSEATS]     # the cards it could play now (face-up)
     uint64_t inplay             # not yet in a finished trick: hands, stock, current trick
+    int inplay_points           # value_sum(inplay), kept up to date trick by trick
+    uint64_t tcards             # the cards of the trick in progress
     int leader
     int tlen
     int tb                      # where the trick in progress starts in the three arrays below
@@ -153,8 +157,9 @@ cdef inline uint64_t higher_in_suit(Ctx* c, int card) noexcept nogil:
     return c.suit_mask[c.suit[card]] & ~((st_bit(card) << 1) - 1)
 
 
-cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
-    """Every card that would beat ``card`` if it is the one winning the trick."""
+cdef inline uint64_t beaters_of(Ctx* c, int card) noexcept nogil:
+    """Every card that would beat ``card`` if it is the one winning the trick (worked out at
+    setup into ``c.beats``: read it with ``beaters``)."""
     cdef uint64_t m
     if c.beat_table:
         return c.beat_by[card]
@@ -162,6 +167,10 @@ cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
     if c.suit[card] != c.trump:
         m |= c.trump_mask
     return m
+
+
+cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
+    return c.beats[card]
 
 
 cdef inline int value_sum(Ctx* c, uint64_t mask) noexcept nogil:
@@ -173,11 +182,11 @@ cdef inline int value_sum(Ctx* c, uint64_t mask) noexcept nogil:
 
 cdef inline int remaining_total(Ctx* c) noexcept nogil:
     """Everything still to be won: cards not in finished tricks plus trick bonuses."""
-    return value_sum(c, c.inplay) + c.trick_bonus * c.tricks_left + (c.last_bonus if c.tricks_left > 0 else 0)
+    return c.inplay_points + c.trick_bonus * c.tricks_left + (c.last_bonus if c.tricks_left > 0 else 0)
 
 
 cdef inline int to_move(Ctx* c) noexcept nogil:
-    return (c.leader + c.tlen) % c.nseats
+    return c.seat_of[c.leader + c.tlen]
 
 
 cdef inline uint64_t allowed_after(Ctx* c, int seat, int lead, int winning) noexcept nogil:
@@ -239,6 +248,7 @@ cdef inline void play_card(Ctx* c, int seat, int card) noexcept nogil:
     if u >= 0:
         c.play[seat] |= st_bit(u)
     c.tcard[c.tb + pos] = card
+    c.tcards |= b
     if pos == 0:
         c.twin[c.tb + 0] = 0
         c.tval[c.tb + 0] = c.value[card]
@@ -253,6 +263,7 @@ cdef inline void unplay_card(Ctx* c, int seat, int card) noexcept nogil:
     cdef uint64_t b = st_bit(card)
     cdef int u = c.under[card]
     c.tlen -= 1
+    c.tcards &= ~b
     if u >= 0:
         c.play[seat] &= ~st_bit(u)
     c.hand[seat] |= b
@@ -260,7 +271,7 @@ cdef inline void unplay_card(Ctx* c, int seat, int card) noexcept nogil:
 
 
 cdef inline int trick_winner(Ctx* c) noexcept nogil:
-    return (c.leader + c.twin[c.tb + c.nseats - 1]) % c.nseats
+    return c.seat_of[c.leader + c.twin[c.tb + c.nseats - 1]]
 
 
 cdef inline int trick_points(Ctx* c) noexcept nogil:
@@ -272,15 +283,16 @@ cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
     first.  Returns how many cards were drawn (for ``unfinish_trick``)."""
     cdef int k, x, s, n = c.nseats
     cdef int drew = 0
-    for k in range(n):
-        c.inplay &= ~st_bit(c.tcard[c.tb + k])
+    c.inplay &= ~c.tcards
+    c.inplay_points -= c.tval[c.tb + n - 1]
+    c.tcards = 0
     c.leader = winner
     c.tricks_left -= 1
     c.tlen = 0
     c.tb += n
     if c.stock_ptr < c.stock_len:
         for k in range(n):
-            s = (winner + k) % n
+            s = c.seat_of[winner + k]
             x = c.stock[c.stock_ptr]
             c.stock_ptr += 1
             c.stock_rest &= ~st_bit(x)
@@ -294,7 +306,7 @@ cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) no
     cdef int k, x, s, n = c.nseats
     if drew:
         for k in range(n - 1, -1, -1):
-            s = (winner + k) % n
+            s = c.seat_of[winner + k]
             c.stock_ptr -= 1
             x = c.stock[c.stock_ptr]
             c.stock_rest |= st_bit(x)
@@ -304,5 +316,8 @@ cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) no
     c.tlen = n
     c.tb -= n
     c.leader = old_leader
+    c.tcards = 0
     for k in range(n):
-        c.inplay |= st_bit(c.tcard[c.tb + k])
+        c.tcards |= st_bit(c.tcard[c.tb + k])
+    c.inplay |= c.tcards
+    c.inplay_points += c.tval[c.tb + n - 1]
