@@ -13,6 +13,9 @@ include "state.pxi"
 include "objective.pxi"
 include "tt.pxi"
 include "limits.pxi"
+include "keys.pxi"
+include "bounds.pxi"
+include "order.pxi"
 include "part.pxi"
 include "search.pxi"
 
@@ -170,6 +173,9 @@ cdef class Engine:
         c.value_bits = 0
         while (1 << c.value_bits) < c.nvc + 1:
             c.value_bits += 1
+        c.key_planes = c.owner_bits + c.value_bits + c.has_piles
+        for i in range(c.nseats):
+            c.oflip[i] = (i ^ c.nseats) & ((1 << c.owner_bits) - 1)
         for i in range(4):
             c.vc_plane[i] = 0
             for k in range(c.nvc):
@@ -234,7 +240,13 @@ cdef class Engine:
             seat = c.seat_of[c.leader + k]
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
-            play_card(c, seat, card)
+        for k in range(c.owner_bits):       # who owns each card (canonical keys)
+            c.oplane[k] = c.stock_rest if (n >> k) & 1 else 0
+            for seat in range(n):
+                if (seat >> k) & 1:
+                    c.oplane[k] |= c.hand[seat]
+        for k, card in enumerate(trick):
+            play_card(c, c.seat_of[c.leader + k], card)
 
     def _setup_extras(self, dict t):
         """The pair bonus, the run bonus and the final payoff table (objective.pxi)."""
@@ -368,6 +380,7 @@ cdef class Engine:
         c.trick_scale = trick_scale
         c.extra_own = extra_own
         c.extra_other = extra_other
+        c.obj_id = objective_id(c)
 
     @property
     def value_range(self):

@@ -230,6 +230,7 @@ cdef inline void value_range(Ctx* c, int* lo, int* hi) noexcept nogil:
 
 
 cdef inline uint32_t objective_id(Ctx* c) noexcept nogil:
+    """The objective's part of a table key (kept in ``c.obj_id`` when the objective is set)."""
     return <uint32_t> (c.mode | (c.max_side << 1) | ((1 if c.trick_scale == 2 else 0) << 2)
                        | (c.extra_own << 3) | (c.extra_other << 4) | (c.goal << 5))
 

@@ -130,6 +130,11 @@ ctypedef struct Ctx:
     uint32_t pre_kc
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
+    int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
+    uint64_t oplane[4]          # bit b of each card's owner (seat; nseats: the stock), kept up
+                                # to date as the stock is drawn (canonical keys)
+    int oflip[MAXSEATS]         # the owner bits a card drawn by this seat flips (seat ^ nseats)
+    uint32_t obj_id             # objective_id, worked out when the objective is set
     int value_bits              # bits to number a value class
     uint64_t nodes
     int limited                 # a node or time limit is set (limits.pxi)
@@ -278,6 +283,15 @@ cdef inline int trick_points(Ctx* c) noexcept nogil:
     return c.tval[c.tb + c.nseats - 1] + c.trick_bonus + (c.last_bonus if c.tricks_left == 1 else 0)
 
 
+cdef inline void flip_owner(Ctx* c, int seat, int card) noexcept nogil:
+    """``card`` moves between the stock and ``seat`` (either way): its owner bits change."""
+    cdef int f = c.oflip[seat], b
+    while f:
+        b = st_ctz(<uint64_t> f)
+        f &= f - 1
+        c.oplane[b] ^= st_bit(card)
+
+
 cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
     """Clear the full trick, hand the lead to the winner and let the stock be drawn, winner
     first.  Returns how many cards were drawn (for ``unfinish_trick``)."""
@@ -298,6 +312,7 @@ cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
             c.stock_rest &= ~st_bit(x)
             c.hand[s] |= st_bit(x)
             c.play[s] |= st_bit(x)
+            flip_owner(c, s, x)
         drew = n
     return drew
 
@@ -312,6 +327,7 @@ cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) no
             c.stock_rest |= st_bit(x)
             c.hand[s] &= ~st_bit(x)
             c.play[s] &= ~st_bit(x)
+            flip_owner(c, s, x)
     c.tricks_left += 1
     c.tlen = n
     c.tb -= n
