@@ -98,7 +98,7 @@ cdef class Engine:
         self._setup_position(t)
         self._check_move_room()
         self.objective()
-        part_update(&self.s.c)
+        search_update(&self.s.c)
         self.depth = 0
         memset(self.s.c.hist, 0, sizeof(self.s.c.hist))
 
@@ -130,6 +130,7 @@ cdef class Engine:
             if 0 <= c.suit[i] < 4 and c.suit_mask[c.suit[i]]:
                 c.rank[i] = i - st_ctz(c.suit_mask[c.suit[i]])
             c.cheap_key[i] = (c.value[i] << 8) + c.rank[i]
+        setup_follow_scores(c)
         c.nomerge = t["nomerge"]
 
     def _setup_rules(self, dict t):
@@ -315,7 +316,7 @@ cdef class Engine:
                 raise ValueError("part: True, False or 'stock'")
             c.use_part = 0 if not (part and self.s.pt.nbuckets) else (
                 PART_STOCK if part == "stock" else PART_ON)
-        part_update(c)
+        search_update(c)
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
                 "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part)}
@@ -381,6 +382,7 @@ cdef class Engine:
         c.extra_own = extra_own
         c.extra_other = extra_other
         c.obj_id = objective_id(c)
+        search_update(c)
 
     @property
     def value_range(self):

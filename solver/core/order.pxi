@@ -1,23 +1,43 @@
 # Move ordering: which card to try first.  Follows by what they do to the trick so far,
 # leads by a one-trick look-ahead, both after the card the table remembers and with the
 # history of cut-offs as a tie-break.
+#
+# A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
+# equal scores lowest card first.  The search takes the moves one at a time, the largest
+# key left (``next_move``): most nodes are cut by their first move, so the rest is never
+# sorted.
+
+from libc.stdint cimport INT64_MIN
+
+cdef enum:
+    F_TAKE = 0      # a follow that wins the trick from the other side, or as the last card
+    F_OVER = 1      # a follow that overtakes the partner's winning card, more cards to come
+    F_FEED = 2      # a follow that leaves the trick to the partner
+    F_DUCK = 3      # a follow that loses the trick to the other side
+    HIST_CAP = 65535
+
+
+cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
+    """What each card scores as a follow in each of the four cases (``follow_score``)."""
+    cdef int x, v, r
+    for x in range(MAXCARDS):
+        v = c.value[x]
+        r = c.rank[x]
+        c.fscore[F_TAKE][x] = 3000 + 8 * v - r      # take it as cheaply as possible
+        c.fscore[F_OVER][x] = 1000 + v
+        c.fscore[F_FEED][x] = 2000 + 16 * v - r     # give points to the partner
+        c.fscore[F_DUCK][x] = 500 - 16 * v - r      # throw the cheapest
+
 
 cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
     """How promising it is to play ``x`` to the trick in progress (bigger first)."""
     cdef int wpos = c.twin[c.tb + c.tlen - 1]
     cdef int wcard = c.tcard[c.tb + wpos]
-    cdef int wseat = c.seat_of[c.leader + wpos]
-    cdef int mine = c.side[seat]
-    cdef int wins = (beaters(c, wcard) >> x) & 1
+    cdef int partner = c.side[c.seat_of[c.leader + wpos]] == c.side[seat]
     cdef int last = c.tlen == c.nseats - 1
-    if wins:
-        if last or c.side[wseat] != mine:
-            # take it as cheaply as possible
-            return 3000 + 8 * c.value[x] - c.rank[x]
-        return 1000 + c.value[x]
-    if c.side[wseat] == mine:
-        return 2000 + 16 * c.value[x] - c.rank[x]     # give points to the partner
-    return 500 - 16 * c.value[x] - c.rank[x]         # throw the cheapest
+    if (beaters(c, wcard) >> x) & 1:
+        return c.fscore[F_OVER if partner and not last else F_TAKE][x]
+    return c.fscore[F_FEED if partner else F_DUCK][x]
 
 
 cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
@@ -50,21 +70,22 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     card as cheaply as they can or throw their cheapest card, partners throw points on a
     trick their side wins.  Winning the trick scores high, losing it low, by its points."""
     cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
-    cdef uint64_t a, b
+    cdef uint64_t a, b, bw
     for k in range(1, n):
         s = c.seat_of[seat + k]
         a = allowed_after(c, s, x, wcard)
         if not a:
             return 0
+        bw = beaters(c, wcard)
         if c.side[s] != c.side[wseat]:
-            b = a & beaters(c, wcard)
+            b = a & bw
             y = cheapest(c, b) if b else cheapest(c, a)
         elif k == n - 1:
-            y = richest(c, a & ~beaters(c, wcard)) if a & ~beaters(c, wcard) else cheapest(c, a)
+            y = richest(c, a & ~bw) if a & ~bw else cheapest(c, a)
         else:
             y = cheapest(c, a)
         pts += c.value[y]
-        if (beaters(c, wcard) >> y) & 1:
+        if (bw >> y) & 1:
             wcard = y
             wseat = s
     pts += c.trick_bonus
@@ -73,30 +94,73 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     return 1024 - 8 * pts - c.value[x]
 
 
-cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
-    cdef int n = 0, j, x, sc, h
-    cdef int scores[MAXMOVES]
+cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
+    cdef int h = c.hist[seat][x]
+    return (<int64_t> ((h if h < HIST_CAP else HIST_CAP) + score)) * 64 + (63 - x)
+
+
+cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
+                            int ttmove) noexcept nogil:
+    """The sort key of each card of ``moves`` (low to high); returns how many.  The card
+    ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
+    ``order_lead``), each above the history of cut-offs."""
+    cdef int n = 0, x, wpos
+    cdef uint64_t beat
+    cdef int* wins
+    cdef int* loses
+    if not c.use_order:
+        while moves:
+            x = st_ctz(moves)
+            moves &= moves - 1
+            keys[n] = 63 - x
+            n += 1
+        return n
+    if c.tlen > 0:
+        wpos = c.twin[c.tb + c.tlen - 1]
+        beat = beaters(c, c.tcard[c.tb + wpos])
+        if c.side[c.seat_of[c.leader + wpos]] == c.side[seat]:
+            wins = c.fscore[F_OVER if c.tlen != c.nseats - 1 else F_TAKE]
+            loses = c.fscore[F_FEED]
+        else:
+            wins = c.fscore[F_TAKE]
+            loses = c.fscore[F_DUCK]
+        while moves:
+            x = st_ctz(moves)
+            moves &= moves - 1
+            if x == ttmove:
+                keys[n] = sort_key(c, seat, x, 1 << 30)
+            else:
+                keys[n] = sort_key(c, seat, x, (wins[x] if (beat >> x) & 1 else loses[x]) * 65536)
+            n += 1
+        return n
     while moves:
         x = st_ctz(moves)
         moves &= moves - 1
-        if c.use_order:
-            h = c.hist[seat][x]
-            sc = h if h < 65535 else 65535
-            if x == ttmove:
-                sc += 1 << 30
-            elif c.tlen > 0:
-                sc += follow_score(c, seat, x) << 16
-            elif c.order_lead:
-                sc += lead_score(c, seat, x) << 16
+        if x == ttmove:
+            keys[n] = sort_key(c, seat, x, 1 << 30)
+        elif c.order_lead:
+            keys[n] = sort_key(c, seat, x, lead_score(c, seat, x) * 65536)
         else:
-            sc = 0
-        # insertion sort, descending
-        j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = sc
-        out[j] = x
+            keys[n] = sort_key(c, seat, x, 0)
         n += 1
+    return n
+
+
+cdef inline int next_move(int64_t* keys, int n) noexcept nogil:
+    """The card of the largest key left, which is then used up."""
+    cdef int i, best = 0
+    for i in range(1, n):
+        if keys[i] > keys[best]:
+            best = i
+    i = <int> (63 - (keys[best] & 63))
+    keys[best] = INT64_MIN
+    return i
+
+
+cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
+    """Every card of ``moves`` in the order the search tries them (into ``out``)."""
+    cdef int64_t keys[MAXMOVES]
+    cdef int n = score_moves(c, seat, moves, keys, ttmove), i
+    for i in range(n):
+        out[i] = next_move(keys, n)
     return n

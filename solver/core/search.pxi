@@ -10,17 +10,85 @@ ctypedef struct Searcher:
     PartTT pt
 
 
-cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta) noexcept nogil:
+# Two compiled copies of the search (Cython fused types): ``Plain`` for nodes that use the
+# exact table only, and ``Tracking`` for nodes that collect relevant cards and use the
+# partition table (part.pxi).  A node tracks iff ``part_node``; a tracking node's children
+# track too (the stock never grows inside a search), so only a plain node asks.  A plain
+# node never reads ``c.rel``: cards a plain subtree would mark are never used.
+
+ctypedef struct Plain:
+    int unused
+
+ctypedef struct Tracking:
+    int unused
+
+ctypedef fused Mode:
+    Plain
+    Tracking
+
+
+ctypedef struct TrickStart:     # what a trick start knows before its moves are searched
+    uint64_t ka                 # its key (keys.pxi)
+    uint64_t kb
+    uint32_t kc
+    uint64_t sm                 # the partition table's summary (part.pxi)
+    int part                    # it uses the partition table (else the exact table)
+    TTEntry* bucket
+    PartEntry* pbucket
+    int lo                      # bounds on its value, from the range, sure points, the table
+    int hi
+    uint64_t lo_cards           # the cards the bounds lo and hi rely on (tracking only)
+    uint64_t hi_cards
+    int ttmove                  # the best card stored for it, or -1
+
+
+cdef inline void search_update(Ctx* c) noexcept nogil:
+    """What the search reads at every node of the game, the switches and the objective,
+    worked out once whenever one of them changes."""
+    part_update(c)
+    c.etc_from = c.use_etc if (c.use_etc and c.use_tt) else MAXPLY + 1
+    c.sure_bounds = (c.use_bounds and c.mode == MODE_POINTS and not c.extras
+                     and not c.beat_table)
+
+
+cdef inline int search_child(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
+    """The value of the position just reached, searched in the mode its node needs."""
+    cdef uint64_t outer
+    cdef int v
+    if Mode is Plain:
+        return alphabeta(c, tt, alpha, beta)
+    else:
+        outer = c.rel
+        c.rel = 0
+        v = search_node(c, tt, alpha, beta, mode)
+        c.rel |= outer
+        return v
+
+
+cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
+    """The value (what the maximising side still gains) of the position, fail-soft within
+    (alpha, beta).  With partition search, ``c.rel`` collects this subtree's relevant cards
+    while it is searched and adds them to the caller's afterwards."""
+    cdef Tracking* tracking = NULL
+    cdef Plain* plain = NULL
+    if part_node(c):
+        return search_child(c, tt, alpha, beta, tracking)
+    return search_node(c, tt, alpha, beta, plain)
+
+
+cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta,
+                            Mode* mode) noexcept nogil:
     """Play ``m`` for ``seat``, search on, take it back; counts what the move itself earned."""
     cdef int v
     cdef Undo u
     do_move(c, seat, m, &u)
-    if u.finished and part_node(c):
-        c.rel |= winner_relevance(c, c.tb - c.nseats, c.nseats)
+    if Mode is Tracking:
+        if u.finished:
+            c.rel |= winner_relevance(c, c.tb - c.nseats, c.nseats)
     if u.stop or c.tricks_left == 0:
         v = u.gain
     else:
-        v = u.gain + alphabeta(c, tt, alpha - u.gain, beta - u.gain)
+        v = u.gain + search_child(c, tt, alpha - u.gain, beta - u.gain, mode)
     undo_move(c, &u)
     return v
 
@@ -38,20 +106,28 @@ cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha
     return 0
 
 
+ctypedef struct Keyed:          # the keys etc_cutoff worked out for the children's trick starts
+    uint64_t legal              # slot k: the k-th card of ``legal``
+    uint64_t keyed              # the cards whose child starts a keyed trick
+    uint64_t ka[MAXMOVES]
+    uint64_t kb[MAXMOVES]
+    uint32_t kc[MAXMOVES]
+    TTEntry* bucket[MAXMOVES]
+
+
 cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximize, int alpha,
-                           int beta, int* value, uint64_t* ka, uint64_t* kb, uint32_t* kc,
-                           uint64_t* keyed) noexcept nogil:
+                           int beta, int* value, Keyed* ks) noexcept nogil:
     """Enhanced transposition cutoff: at the last seat of a trick every card ends the trick,
     so look up each resulting position before searching any; one stored bound may already
     decide this node.  All the keys are computed and their buckets fetched first, then probed,
-    so the memory latencies overlap; the keys (slot k: the k-th card of ``legal``) are handed
-    to the children searched next (``keyed``: the cards whose child starts a keyed trick)."""
+    so the memory latencies overlap; the keys are handed to the children searched next."""
     cdef uint64_t m = legal
     cdef int x, k = 0, found = -1
     cdef int gain[MAXMOVES]
     cdef Undo u
     cdef TTEntry* e
-    keyed[0] = 0
+    ks.legal = legal
+    ks.keyed = 0
     while m:
         x = st_ctz(m)
         m &= m - 1
@@ -61,205 +137,285 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
             if part_child_cutoff(c, tt, maximize, alpha, beta, u.gain, value):
                 found = x
         elif not u.stop and c.tricks_left >= 2:
-            position_key(c, &ka[k], &kb[k], &kc[k])
-            st_prefetch(tt_bucket(tt, ka[k], kb[k], kc[k]))
-            keyed[0] |= st_bit(x)
+            position_key(c, &ks.ka[k], &ks.kb[k], &ks.kc[k])
+            ks.bucket[k] = tt_bucket(tt, ks.ka[k], ks.kb[k], ks.kc[k])
+            st_prefetch(ks.bucket[k])
+            ks.keyed |= st_bit(x)
             gain[k] = u.gain
         undo_move(c, &u)
         if found >= 0:
             return found
         k += 1
-    m = keyed[0]
+    m = ks.keyed
     while m:
         x = st_ctz(m)
         m &= m - 1
         k = st_popcount(legal & (st_bit(x) - 1))
-        e = tt_probe_bucket(tt, tt_bucket(tt, ka[k], kb[k], kc[k]), ka[k], kb[k], kc[k])
+        e = tt_probe_bucket(tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k])
         if e != NULL and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
             return x
     return -1
 
 
-cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int beta, uint64_t legal,
-                             uint64_t keyed, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
-    """``search_move``, handing the child the key ``etc_cutoff`` computed for it."""
+cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int beta, Keyed* ks,
+                             Mode* mode) noexcept nogil:
+    """``search_move``, handing the child the key ``etc_cutoff`` worked out for it."""
     cdef int k
-    if (keyed >> m) & 1:
-        k = st_popcount(legal & (st_bit(m) - 1))
+    if ks != NULL and (ks.keyed >> m) & 1:
+        k = st_popcount(ks.legal & (st_bit(m) - 1))
         c.pre_valid = 1
-        c.pre_ka = ka[k]
-        c.pre_kb = kb[k]
-        c.pre_kc = kc[k]
-    return search_move(c, tt, seat, m, alpha, beta)
+        c.pre_ka = ks.ka[k]
+        c.pre_kb = ks.kb[k]
+        c.pre_kc = ks.kc[k]
+        c.pre_bucket = <void*> ks.bucket[k]
+    return search_move(c, tt, seat, m, alpha, beta, mode)
 
 
-cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
-    """The value (what the maximising side still gains) of the position, fail-soft within
-    (alpha, beta).  With partition search, ``c.rel`` collects this subtree's relevant cards
-    while it is searched and adds them to the caller's afterwards."""
-    cdef uint64_t outer
-    cdef int v
-    if not part_node(c):
-        return search_node(c, tt, alpha, beta, 0)
-    outer = c.rel
-    c.rel = 0
-    v = search_node(c, tt, alpha, beta, 1)
-    c.rel |= outer
-    return v
+cdef inline bint start_decided(Ctx* c, TrickStart* t, int alpha, int beta, int* value,
+                               Mode* mode) noexcept nogil:
+    """Do the trick start's bounds decide it?  (Tracking: its cards are marked.)"""
+    if t.lo >= beta:
+        if Mode is Tracking:
+            c.rel |= t.lo_cards
+        value[0] = t.lo
+        return 1
+    if t.hi <= alpha:
+        if Mode is Tracking:
+            c.rel |= t.hi_cards
+        value[0] = t.hi
+        return 1
+    return 0
 
 
-cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, int track) noexcept nogil:
-    """``alphabeta`` proper; ``track``: collect relevant cards (part.pxi), and at a trick
-    start use the partition table."""
+cdef inline bint probe_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta, int* value,
+                             Mode* mode) noexcept nogil:
+    """Tighten the trick start's bounds by its table entry; does that decide it?"""
+    cdef TTEntry* e
+    cdef PartEntry* pe
+    if Mode is Tracking:
+        if t.part:
+            pe = part_probe(c, tt, t.pbucket, t.sm, t.ka, t.kb, t.kc)
+            if pe == NULL:
+                return 0
+            if pe.lo > t.lo:
+                t.lo = pe.lo
+                t.lo_cards = part_cards(c, pe.cuts)
+            if pe.hi < t.hi:
+                t.hi = pe.hi
+                t.hi_cards = part_cards(c, pe.cuts)
+            if pe.key_a == t.ka and pe.key_b == t.kb:
+                t.ttmove = move_from_entry(c, t.kc, pe.move)
+            if t.lo >= beta or t.lo == t.hi:
+                c.rel |= t.lo_cards | (t.hi_cards if t.lo == t.hi else 0)
+                value[0] = t.lo
+                return 1
+            if t.hi <= alpha:
+                c.rel |= t.hi_cards
+                value[0] = t.hi
+                return 1
+            return 0
+    if not c.use_tt:
+        return 0
+    e = tt_probe_bucket(tt, t.bucket, t.ka, t.kb, t.kc)
+    if e == NULL:
+        return 0
+    if e.lo > t.lo:
+        t.lo = e.lo
+        t.lo_cards = c.inplay     # an exact entry relies on every card
+    if e.hi < t.hi:
+        t.hi = e.hi
+        t.hi_cards = c.inplay
+    t.ttmove = move_from_entry(c, t.kc, e.move)
+    if t.lo >= beta or t.lo == t.hi:
+        if Mode is Tracking:
+            c.rel |= t.lo_cards | t.hi_cards
+        value[0] = t.lo
+        return 1
+    if t.hi <= alpha:
+        if Mode is Tracking:
+            c.rel |= t.hi_cards
+        value[0] = t.hi
+        return 1
+    return 0
+
+
+cdef inline bint trick_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta, int pre,
+                             int* value, Mode* mode) noexcept nogil:
+    """At a trick start: its key (handed down by the parent's ETC when ``pre``) and bucket,
+    fetched while the bounds without a search are worked out (the value range, sure
+    points), then the table.  Returns whether that decides the node (``value``)."""
+    cdef int sure[2]
+    cdef uint64_t counted[2]
+    t.part = 0
+    t.ttmove = -1
+    t.lo_cards = 0
+    t.hi_cards = 0
+    if Mode is Tracking:
+        t.part = part_key(c, &t.sm, &t.ka, &t.kb, &t.kc)
+        if t.part:
+            t.pbucket = part_bucket(c.pt, t.sm, t.kc)
+            st_prefetch(t.pbucket)
+    if c.use_tt and not t.part:
+        if pre:
+            t.ka = c.pre_ka
+            t.kb = c.pre_kb
+            t.kc = c.pre_kc
+            t.bucket = <TTEntry*> c.pre_bucket
+        else:
+            position_key(c, &t.ka, &t.kb, &t.kc)
+            t.bucket = tt_bucket(tt, t.ka, t.kb, t.kc)
+            st_prefetch(t.bucket)
+    value_range(c, &t.lo, &t.hi)
+    if c.sure_bounds:
+        sure_points(c, sure, counted)
+        t.lo = c.trick_scale * sure[c.max_side]
+        t.hi -= c.trick_scale * sure[1 - c.max_side]
+        if Mode is Tracking:
+            t.lo_cards = counted[c.max_side] if sure[c.max_side] else 0
+            t.hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
+    if start_decided(c, t, alpha, beta, value, mode):
+        return 1
+    return probe_start(c, tt, t, alpha, beta, value, mode)
+
+
+cdef inline void store_start(Ctx* c, TT* tt, TrickStart* t, int best, int alpha0, int beta0,
+                             int bestmove, Mode* mode) noexcept nogil:
+    """Store what the search of a trick start proved, with the bounds it knew before."""
+    cdef int lo = t.lo, hi = t.hi, move
+    cdef uint64_t lo_cards = t.lo_cards, hi_cards = t.hi_cards
+    if best <= alpha0:
+        if best < hi:
+            hi = best
+            hi_cards = 0        # proven by the children (their cards are in c.rel)
+    elif best >= beta0:
+        if best > lo:
+            lo = best
+            lo_cards = 0
+    else:
+        lo = best
+        hi = best
+        lo_cards = 0
+        hi_cards = 0
+    move = move_to_entry(c, t.kc, bestmove) if bestmove < MAXCARDS else 255
+    if Mode is Tracking:
+        c.rel |= lo_cards | hi_cards
+        if t.part:
+            part_store(c, tt, t.pbucket, t.sm, t.ka, t.kb, t.kc, lo, hi, move, c.tricks_left,
+                       portable(c, t.kc))
+            return
+    tt_store(tt, t.ka, t.kb, t.kc, lo, hi, move, c.tricks_left, portable(c, t.kc))
+
+
+cdef inline void better(int maximize, int v, int m, int* best, int* bestmove, int* alpha,
+                        int* beta) noexcept nogil:
+    """Take a searched move's value into the node's best and window."""
+    if maximize:
+        if v > best[0]:
+            best[0] = v
+            bestmove[0] = m
+            if v > alpha[0]:
+                alpha[0] = v
+    elif v < best[0]:
+        best[0] = v
+        bestmove[0] = m
+        if v < beta[0]:
+            beta[0] = v
+
+
+cdef inline void sort_rest(int64_t* keys, int n) noexcept nogil:
+    """Sort the sort keys, largest first (insertion sort: a handful of moves)."""
+    cdef int i, j
+    cdef int64_t k
+    for i in range(1, n):
+        k = keys[i]
+        j = i
+        while j > 0 and keys[j - 1] < k:
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = k
+
+
+cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
+    """``alphabeta`` proper: the trick start's bounds and table entry, then the moves (the
+    stored card first, then the others in order), then what was proven is stored."""
     cdef int n = c.nseats
     cdef int tpos = c.tlen
-    cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
-    cdef int lo, hi, ttmove = -1, alpha0 = alpha, beta0 = beta
-    cdef int sure[2]
+    cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0, shows
+    cdef int alpha0 = alpha, beta0 = beta
     cdef int moves[MAXMOVES]
-    cdef uint64_t ka = 0, kb = 0, legal
-    cdef uint32_t kc = 0
-    cdef TTEntry* e
-    cdef TTEntry* bucket = NULL
-    cdef uint64_t eka[MAXMOVES]
-    cdef uint64_t ekb[MAXMOVES]
-    cdef uint32_t ekc[MAXMOVES]
-    cdef uint64_t keyed = 0, etc_legal = 0, merged = 0, sm = 0
-    cdef uint64_t counted[2]
-    cdef uint64_t lo_cards = 0, hi_cards = 0     # the cards the bounds lo and hi rely on
+    cdef int64_t keys[MAXMOVES]
+    cdef uint64_t legal, merged = 0
+    cdef TrickStart t
+    cdef Keyed ks
+    cdef Keyed* keyed = NULL
     cdef int pre = c.pre_valid
-    cdef int part = track
-    cdef PartEntry* pe
-    cdef PartEntry* pbucket = NULL
     c.pre_valid = 0
     c.nodes += 1
     if c.limited and limit_hit(c):
         return 0                # meaningless: the caller sees ``aborted`` and unwinds
+    t.ttmove = -1
     if tpos == 0:
         if c.tricks_left <= 1:
-            if track and c.tricks_left == 1:
-                c.rel |= last_trick_relevance(c)
+            if Mode is Tracking:
+                if c.tricks_left == 1:
+                    c.rel |= last_trick_relevance(c)
             return last_trick(c) if c.tricks_left == 1 else 0
-        if part:
-            part = part_key(c, &sm, &ka, &kb, &kc)
-            if part:
-                pbucket = part_bucket(c.pt, sm, kc)
-                st_prefetch(pbucket)
-        if c.use_tt and not part:
-            # find the bucket first and let the memory system fetch it while we compute bounds
-            if pre:
-                ka = c.pre_ka
-                kb = c.pre_kb
-                kc = c.pre_kc
-            else:
-                position_key(c, &ka, &kb, &kc)
-            bucket = tt_bucket(tt, ka, kb, kc)
-            st_prefetch(bucket)
-        value_range(c, &lo, &hi)
-        if c.use_bounds and c.mode == MODE_POINTS and not c.extras and not c.beat_table:
-            sure_points(c, sure, counted)
-            lo = c.trick_scale * sure[c.max_side]
-            hi -= c.trick_scale * sure[1 - c.max_side]
-            if track:
-                lo_cards = counted[c.max_side] if sure[c.max_side] else 0
-                hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
-        if lo >= beta:
-            if track:
-                c.rel |= lo_cards
-            return lo
-        if hi <= alpha:
-            if track:
-                c.rel |= hi_cards
-            return hi
-        if part:
-            pe = part_probe(c, tt, pbucket, sm, ka, kb, kc)
-            if pe != NULL:
-                if pe.lo > lo:
-                    lo = pe.lo
-                    lo_cards = part_cards(c, pe.cuts)
-                if pe.hi < hi:
-                    hi = pe.hi
-                    hi_cards = part_cards(c, pe.cuts)
-                if pe.key_a == ka and pe.key_b == kb:
-                    ttmove = move_from_entry(c, kc, pe.move)
-                if lo >= beta or lo == hi:
-                    c.rel |= lo_cards | (hi_cards if lo == hi else 0)
-                    return lo
-                if hi <= alpha:
-                    c.rel |= hi_cards
-                    return hi
-        elif c.use_tt:
-            e = tt_probe_bucket(tt, bucket, ka, kb, kc)
-            if e != NULL:
-                if e.lo > lo:
-                    lo = e.lo
-                    lo_cards = c.inplay     # an exact entry relies on every card
-                if e.hi < hi:
-                    hi = e.hi
-                    hi_cards = c.inplay
-                ttmove = move_from_entry(c, kc, e.move)
-                if lo >= beta or lo == hi:
-                    if track:
-                        c.rel |= lo_cards | hi_cards
-                    return lo
-                if hi <= alpha:
-                    if track:
-                        c.rel |= hi_cards
-                    return hi
+        if trick_start(c, tt, &t, alpha, beta, pre, &v, mode):
+            return v
     seat = c.seat_of[c.leader + tpos]
     legal = legal_mask(c, seat)
-    if track and tpos > 0:
-        c.rel |= follow_relevance(c)
+    if Mode is Tracking:
+        if tpos > 0:
+            c.rel |= follow_relevance(c)
     if c.use_merge:
         merged = legal
         legal = merge_equivalent(c, legal)
-        merged &= ~legal if track else 0
+        merged &= ~legal
     maximize = c.side[seat] == c.max_side
-    if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc and legal & (legal - 1):
-        if track:
+    if tpos == n - 1 and c.tricks_left >= c.etc_from and legal & (legal - 1):
+        if Mode is Tracking:
             if part_etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v) >= 0:
                 return v
         else:
-            etc_legal = legal
-            if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, eka, ekb, ekc, &keyed) >= 0:
+            keyed = &ks
+            if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, keyed) >= 0:
                 return v
     best = -INF if maximize else INF
     bestmove = 255
     # Stage 1: the move that was best here before, without scoring the others.
-    if ttmove >= 0 and (legal >> ttmove) & 1:
-        legal &= ~st_bit(ttmove)
-        best = search_keyed(c, tt, seat, ttmove, alpha, beta, etc_legal, keyed, eka, ekb, ekc)
+    if t.ttmove >= 0 and (legal >> t.ttmove) & 1:
+        legal &= ~st_bit(t.ttmove)
+        best = search_keyed(c, tt, seat, t.ttmove, alpha, beta, keyed, mode)
         if c.aborted:
             return best
-        bestmove = ttmove
+        bestmove = t.ttmove
         tried = 1
         if maximize:
             if best > alpha:
                 alpha = best
         elif best < beta:
             beta = best
-    # Stage 2: the other moves, ordered.
+    # Stage 2: the other moves, ordered; sorted only once the first has not cut.
     if alpha < beta and (legal or (c.npair and tpos == 0)):
-        nm = order_moves(c, seat, legal, moves, -1)
-        if c.npair and tpos == 0:
-            nm = add_show_choices(c, seat, moves, nm, ttmove if tried else -1)
+        shows = c.npair and tpos == 0
+        if shows:
+            nm = order_moves(c, seat, legal, moves, -1)
+            nm = add_show_choices(c, seat, moves, nm, t.ttmove if tried else -1)
+        else:
+            nm = score_moves(c, seat, legal, keys, -1)
         for i in range(nm):
-            m = moves[i]
-            v = search_keyed(c, tt, seat, m, alpha, beta, etc_legal, keyed, eka, ekb, ekc)
+            if shows:
+                m = moves[i]
+            elif i == 0:
+                m = next_move(keys, nm)
+            else:
+                if i == 1:
+                    sort_rest(keys, nm)
+                m = <int> (63 - (keys[i - 1] & 63))
+            v = search_keyed(c, tt, seat, m, alpha, beta, keyed, mode)
             if c.aborted:
                 return v
-            if maximize:
-                if v > best:
-                    best = v
-                    bestmove = m
-                    if best > alpha:
-                        alpha = best
-            else:
-                if v < best:
-                    best = v
-                    bestmove = m
-                    if best < beta:
-                        beta = best
+            better(maximize, v, m, &best, &bestmove, &alpha, &beta)
             tried += 1
             if alpha >= beta:
                 break
@@ -268,32 +424,11 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, int track) noexcept no
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1
-    if track and merged:
-        merge_relevance(c, merged)
+    if Mode is Tracking:
+        if merged:
+            merge_relevance(c, merged)
     if tpos == 0 and c.use_tt:
-        if best <= alpha0:
-            if best < hi:
-                hi = best
-                hi_cards = 0        # proven by the children (their cards are in c.rel)
-        elif best >= beta0:
-            if best > lo:
-                lo = best
-                lo_cards = 0
-        else:
-            lo = best
-            hi = best
-            lo_cards = 0
-            hi_cards = 0
-        if track:
-            c.rel |= lo_cards | hi_cards
-        if part:
-            part_store(c, tt, pbucket, sm, ka, kb, kc, lo, hi,
-                       move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                       c.tricks_left, portable(c, kc))
-        else:
-            tt_store(tt, ka, kb, kc, lo, hi,
-                     move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                     c.tricks_left, portable(c, kc))
+        store_start(c, tt, &t, best, alpha0, beta0, bestmove, mode)
     return best
 
 

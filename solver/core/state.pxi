@@ -61,6 +61,7 @@ ctypedef struct Ctx:
     int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
     int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
     int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
+    int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
     uint64_t suit_mask[4]
     uint64_t trump_mask
     int trump
@@ -128,6 +129,9 @@ ctypedef struct Ctx:
     uint64_t pre_ka
     uint64_t pre_kb
     uint32_t pre_kc
+    void* pre_bucket            # ... and fetched its bucket (a TTEntry*)
+    int etc_from                # use_etc where it is in force (the table on), else never
+    int sure_bounds             # sure points bound trick starts (switches, objective, game)
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
     int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
