@@ -264,6 +264,10 @@ cdef class Engine:
             c.pair_val[k] = worth
             c.pair_cards |= st_bit(a) | st_bit(b)
         c.nomerge |= c.pair_cards
+        c.mergeable = 0
+        for k in range(MAXCARDS):
+            if c.under[k] < 0 and not (c.nomerge >> k) & 1:
+                c.mergeable |= st_bit(k)
         c.run_tricks, c.run_value = t.get("run", (0, 0))
         goal = t.get("goal")
         c.goal = 0

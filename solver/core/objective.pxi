@@ -34,6 +34,7 @@ cdef enum:
     SHOW_NONE = 7           # lead without showing a pair that could be shown (a replayed game)
 
 ctypedef struct Undo:
+    uint64_t cards          # the cards of the trick the move finished
     int seat
     int card
     int finished
@@ -165,6 +166,7 @@ cdef inline void do_move(Ctx* c, int seat, int move, Undo* u) noexcept nogil:
         u.old_leader = c.leader
         u.old_tag = c.tag
         u.old_pts = c.goal_pts
+        u.cards = c.tcards
         u.drew = finish_trick(c, u.winner)
         if c.extras:
             tag_after_trick(c, u.winner, points)
@@ -176,7 +178,7 @@ cdef inline void undo_move(Ctx* c, Undo* u) noexcept nogil:
     if u.finished:
         c.tag = u.old_tag
         c.goal_pts = u.old_pts
-        unfinish_trick(c, u.old_leader, u.winner, u.drew)
+        unfinish_trick(c, u.old_leader, u.winner, u.drew, u.cards)
     unplay_card(c, u.seat, u.card)
     if u.shown >= 0:
         c.tag &= ~(1 << (TAG_SHOWN_SHIFT + u.shown))

@@ -3,11 +3,8 @@
 # history of cut-offs as a tie-break.
 #
 # A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
-# equal scores lowest card first.  The search takes the moves one at a time, the largest
-# key left (``next_move``): most nodes are cut by their first move, so the rest is never
-# sorted.
-
-from libc.stdint cimport INT64_MIN
+# equal scores lowest card first.  The search takes the largest first (``first_move``) and
+# sorts the rest only if that did not cut: most nodes are cut by their first move.
 
 cdef enum:
     F_TAKE = 0      # a follow that wins the trick from the other side, or as the last card
@@ -146,21 +143,33 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     return n
 
 
-cdef inline int next_move(int64_t* keys, int n) noexcept nogil:
-    """The card of the largest key left, which is then used up."""
-    cdef int i, best = 0
+cdef inline int first_move(int64_t* keys, int n) noexcept nogil:
+    """The card of the largest key (one branch-free scan)."""
+    cdef int i
+    cdef int64_t k = keys[0]
     for i in range(1, n):
-        if keys[i] > keys[best]:
-            best = i
-    i = <int> (63 - (keys[best] & 63))
-    keys[best] = INT64_MIN
-    return i
+        k = keys[i] if keys[i] > k else k
+    return <int> (63 - (k & 63))
+
+
+cdef inline void sort_keys(int64_t* keys, int n) noexcept nogil:
+    """Sort the sort keys, largest first (insertion sort: a handful of moves)."""
+    cdef int i, j
+    cdef int64_t k
+    for i in range(1, n):
+        k = keys[i]
+        j = i
+        while j > 0 and keys[j - 1] < k:
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = k
 
 
 cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
     """Every card of ``moves`` in the order the search tries them (into ``out``)."""
     cdef int64_t keys[MAXMOVES]
     cdef int n = score_moves(c, seat, moves, keys, ttmove), i
+    sort_keys(keys, n)
     for i in range(n):
-        out[i] = next_move(keys, n)
+        out[i] = <int> (63 - (keys[i] & 63))
     return n

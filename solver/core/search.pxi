@@ -322,19 +322,6 @@ cdef inline void better(int maximize, int v, int m, int* best, int* bestmove, in
             beta[0] = v
 
 
-cdef inline void sort_rest(int64_t* keys, int n) noexcept nogil:
-    """Sort the sort keys, largest first (insertion sort: a handful of moves)."""
-    cdef int i, j
-    cdef int64_t k
-    for i in range(1, n):
-        k = keys[i]
-        j = i
-        while j > 0 and keys[j - 1] < k:
-            keys[j] = keys[j - 1]
-            j -= 1
-        keys[j] = k
-
-
 cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
     """``alphabeta`` proper: the trick start's bounds and table entry, then the moves (the
     stored card first, then the others in order), then what was proven is stored."""
@@ -407,11 +394,11 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
             if shows:
                 m = moves[i]
             elif i == 0:
-                m = next_move(keys, nm)
+                m = first_move(keys, nm)
             else:
                 if i == 1:
-                    sort_rest(keys, nm)
-                m = <int> (63 - (keys[i - 1] & 63))
+                    sort_keys(keys, nm)
+                m = <int> (63 - (keys[i] & 63))
             v = search_keyed(c, tt, seat, m, alpha, beta, keyed, mode)
             if c.aborted:
                 return v

@@ -74,6 +74,7 @@ ctypedef struct Ctx:
     int stock[MAXSTOCK]
     int stock_len
     uint64_t nomerge            # cards never merged with their neighbours
+    uint64_t mergeable          # cards that may be merged: not nomerge, no pile card beneath
     int beat_table              # 1: beaters() reads beat_by (a higher card need not beat a lower)
     uint64_t beat_by[MAXCARDS]  # the cards that beat a card winning the trick (beat_table only)
     uint64_t beats[MAXCARDS]    # every card that beats a card winning the trick (``beaters``)
@@ -228,23 +229,24 @@ cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
 cdef inline uint64_t merge_equivalent(Ctx* c, uint64_t moves) noexcept nogil:
     """Keep one card of each run of equivalent moves: same suit, nothing still in play
     between them, same value, and no pile card beneath either.  The lowest card stands for
-    its run; any line with another card of the run can be copied move for move."""
-    cdef uint64_t out = moves
-    cdef uint64_t m = moves & ~c.nomerge
-    cdef uint64_t below
-    cdef int x, b
-    while m:
-        x = st_ctz(m)
-        m &= m - 1
-        if c.under[x] >= 0:
-            continue
-        below = c.inplay & c.suit_mask[c.suit[x]] & (st_bit(x) - 1)
-        if below:
-            b = st_msb(below)
-            if ((moves >> b) & 1) and c.value[b] == c.value[x] and c.under[b] < 0 \
-                    and not ((c.nomerge >> b) & 1):
-                out &= ~st_bit(x)
-    return out
+    its run; any line with another card of the run can be copied move for move.
+    Worked out without a loop over the cards: compressed to the cards in play (``pext``),
+    a card's next lower card in play is the bit below it, so a card is dropped where that
+    bit is a move too, both may merge, no suit starts between them (``firsts``) and their
+    value classes agree plane by plane."""
+    cdef uint64_t inplay = c.inplay, firsts = 0, m, cm, ok, diff = 0, v
+    cdef int s, b
+    for s in range(4):
+        m = inplay & c.suit_mask[s]
+        firsts |= m & (0 - m)
+    for b in range(c.value_bits):
+        v = st_pext(c.vc_plane[b], inplay)
+        diff |= v ^ (v << 1)
+    cm = st_pext(moves, inplay)
+    ok = st_pext(c.mergeable, inplay)
+    cm &= ok
+    cm &= (cm << 1) & ~(st_pext(firsts, inplay) | diff)
+    return moves & ~st_pdep(cm, inplay)
 
 
 cdef inline void play_card(Ctx* c, int seat, int card) noexcept nogil:
@@ -321,7 +323,9 @@ cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
     return drew
 
 
-cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) noexcept nogil:
+cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew,
+                                uint64_t cards) noexcept nogil:
+    """Undo ``finish_trick`` of the trick of ``cards``."""
     cdef int k, x, s, n = c.nseats
     if drew:
         for k in range(n - 1, -1, -1):
@@ -336,8 +340,6 @@ cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) no
     c.tlen = n
     c.tb -= n
     c.leader = old_leader
-    c.tcards = 0
-    for k in range(n):
-        c.tcards |= st_bit(c.tcard[c.tb + k])
-    c.inplay |= c.tcards
+    c.tcards = cards
+    c.inplay |= cards
     c.inplay_points += c.tval[c.tb + n - 1]
