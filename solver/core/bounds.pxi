@@ -1,6 +1,11 @@
 # Bounds at a trick start without a search: the points each side is sure of (sure trumps,
 # the leader's quick tricks), and the last trick, which plays itself.
 
+cdef inline uint64_t above_top(uint64_t other) noexcept nogil:
+    """Every bit above the highest bit of ``other`` (every bit if it is empty)."""
+    return ~st_below_top(other)
+
+
 cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept nogil:
     """Points each side is sure of at a trick start.  (1) Trumps above every trump the other
     side holds or could draw win their tricks, whoever leads.  (2) Quick tricks: the leader's
@@ -9,28 +14,25 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
     winners once no opponent can ruff.  Cashing k top trumps draws every opponent trump when
     each opponent holds at most k (all playable: not with face-down pile cards).
     ``counted``: per side, the top cards its sure points counted (partition search, part.pxi)."""
-    cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m, opp = 0
-    cdef int s, k, top, best, side, lead_side, qv, drawn
+    cdef uint64_t trumps[2], stock_trumps, sure, outside, top_cards, lead_play
+    cdef int s, k, best, side, lead_side = c.side[c.leader], drawn = 1, qv
     sure_pts[0] = 0
     sure_pts[1] = 0
     counted[0] = 0
     counted[1] = 0
+    outside = c.inplay & ~c.hand[c.leader]
+    lead_play = c.play[c.leader]
+    top_cards = 0
     if c.trump_mask:
+        trumps[0] = 0
+        trumps[1] = 0
         for s in range(c.nseats):
-            if c.side[s] == 0:
-                t0 |= c.hand[s]
-            else:
-                t1 |= c.hand[s]
-        t0 &= c.trump_mask
-        t1 &= c.trump_mask
+            trumps[c.side[s]] |= c.hand[s]
+        trumps[0] &= c.trump_mask
+        trumps[1] &= c.trump_mask
+        stock_trumps = c.stock_rest & c.trump_mask
         for side in range(2):
-            other = (t1 if side == 0 else t0) | (c.stock_rest & c.trump_mask)
-            mine = t0 if side == 0 else t1
-            if other:
-                top = st_msb(other)
-                sure = mine & ~((st_bit(top) << 1) - 1)
-            else:
-                sure = mine
+            sure = trumps[side] & above_top(trumps[1 - side] | stock_trumps)
             if sure:
                 best = 0
                 for s in range(c.nseats):
@@ -40,27 +42,13 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
                             best = k
                 sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
                 counted[side] = sure
-    # quick tricks of the leader
-    lead_side = c.side[c.leader]
-    outside = c.inplay & ~c.hand[c.leader]
-    top_cards = 0
-    k = 0
-    drawn = 1
-    if c.trump_mask:
-        m = c.play[c.leader] & c.trump_mask
-        other = outside & c.trump_mask
-        if other:
-            m &= ~((st_bit(st_msb(other)) << 1) - 1)
-        top_cards = m
-        k = st_popcount(m)
-        for s in range(c.nseats):
-            if c.side[s] != lead_side:
-                opp |= c.hand[s]
-        opp = (opp | c.stock_rest) & c.trump_mask
-        if opp:
-            if c.has_piles or c.stock_rest & c.trump_mask:
+        # quick tricks of the leader: top trumps first
+        top_cards = lead_play & c.trump_mask & above_top(outside & c.trump_mask)
+        if trumps[1 - lead_side] | stock_trumps:
+            if c.has_piles or stock_trumps:
                 drawn = 0
             else:
+                k = st_popcount(top_cards)
                 for s in range(c.nseats):
                     if c.side[s] != lead_side and st_popcount(c.hand[s] & c.trump_mask) > k:
                         drawn = 0
@@ -71,15 +59,8 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
                 drawn = 0
     if drawn:
         for s in range(4):
-            if s == c.trump:
-                continue
-            m = c.play[c.leader] & c.suit_mask[s]
-            if not m:
-                continue
-            other = outside & c.suit_mask[s]
-            if other:
-                m &= ~((st_bit(st_msb(other)) << 1) - 1)
-            top_cards |= m
+            if s != c.trump:
+                top_cards |= lead_play & c.suit_mask[s] & above_top(outside & c.suit_mask[s])
     if top_cards:
         qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
         if qv > sure_pts[lead_side]:

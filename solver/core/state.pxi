@@ -10,6 +10,8 @@ cdef extern from *:
     static inline int st_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
     static inline int st_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline unsigned long long st_bit(int i) { return 1ULL << i; }
+    /* every bit up to the highest set bit of x (none if x is 0) */
+    static inline unsigned long long st_below_top(unsigned long long x) { return x ? ~0ULL >> __builtin_clzll(x) : 0; }
     #ifdef __BMI2__
     #include <immintrin.h>
     static inline unsigned long long st_pext(unsigned long long x, unsigned long long m) { return _pext_u64(x, m); }
@@ -31,6 +33,7 @@ cdef extern from *:
     int st_msb(uint64_t x) noexcept nogil
     int st_popcount(uint64_t x) noexcept nogil
     uint64_t st_bit(int i) noexcept nogil
+    uint64_t st_below_top(uint64_t x) noexcept nogil
     uint64_t st_pext(uint64_t x, uint64_t m) noexcept nogil
     uint64_t st_pdep(uint64_t x, uint64_t m) noexcept nogil
 
