@@ -118,8 +118,10 @@ cdef class Engine:
             c.over[i] = -1
         c.has_piles = 0
         for i in range(MAXCARDS):
+            c.uncover[i] = 0
             if c.under[i] >= 0:
                 c.over[c.under[i]] = i
+                c.uncover[i] = st_bit(c.under[i])
                 c.has_piles = 1
         for i in range(4):
             c.suit_mask[i] = t["suit_mask"][i]

@@ -184,6 +184,33 @@ cdef inline void undo_move(Ctx* c, Undo* u) noexcept nogil:
         c.tag &= ~(1 << (TAG_SHOWN_SHIFT + u.shown))
 
 
+cdef inline void do_lean(Ctx* c, int seat, int card, Undo* u) noexcept nogil:
+    """``do_move`` where the objective is plain points and the game has no extras
+    (``c.lean``): no pair to show, no history, no streak to stop."""
+    cdef int w
+    u.seat = seat
+    u.card = card
+    u.stop = 0
+    play_card(c, seat, card)
+    if c.tlen == c.nseats:
+        w = trick_winner(c)
+        u.winner = w
+        u.gain = c.trick_scale * trick_points(c) if c.side[w] == c.max_side else 0
+        u.old_leader = c.leader
+        u.cards = c.tcards
+        u.drew = finish_trick(c, w)
+        u.finished = 1
+    else:
+        u.gain = 0
+        u.finished = 0
+
+
+cdef inline void undo_lean(Ctx* c, Undo* u) noexcept nogil:
+    if u.finished:
+        unfinish_trick(c, u.old_leader, u.winner, u.drew, u.cards)
+    unplay_card(c, u.seat, u.card)
+
+
 cdef inline int last_trick_gain(Ctx* c, int wseat, int pts) noexcept nogil:
     """What the last trick (won by ``wseat``, worth ``pts``) earns, played without moving."""
     cdef int g, stop = 0, old_tag = c.tag, old_pts = c.goal_pts

@@ -49,6 +49,7 @@ cdef inline void search_update(Ctx* c) noexcept nogil:
     c.etc_from = c.use_etc if (c.use_etc and c.use_tt) else MAXPLY + 1
     c.sure_bounds = (c.use_bounds and c.mode == MODE_POINTS and not c.extras
                      and not c.beat_table)
+    c.lean = c.mode == MODE_POINTS and not c.extras
 
 
 cdef inline int search_child(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
@@ -81,7 +82,10 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
     """Play ``m`` for ``seat``, search on, take it back; counts what the move itself earned."""
     cdef int v
     cdef Undo u
-    do_move(c, seat, m, &u)
+    if c.lean:
+        do_lean(c, seat, m, &u)
+    else:
+        do_move(c, seat, m, &u)
     if Mode is Tracking:
         if u.finished:
             c.rel |= winner_relevance(c, c.tb - c.nseats, c.nseats)
@@ -89,7 +93,10 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
         v = u.gain
     else:
         v = u.gain + search_child(c, tt, alpha - u.gain, beta - u.gain, mode)
-    undo_move(c, &u)
+    if c.lean:
+        undo_lean(c, &u)
+    else:
+        undo_move(c, &u)
     return v
 
 
@@ -131,7 +138,10 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
     while m:
         x = st_ctz(m)
         m &= m - 1
-        do_move(c, seat, x, &u)
+        if c.lean:
+            do_lean(c, seat, x, &u)
+        else:
+            do_move(c, seat, x, &u)
         if not u.stop and c.tricks_left >= 2 and part_node(c):
             # the trick drew the last stock cards: the child lives in the partition table
             if part_child_cutoff(c, tt, maximize, alpha, beta, u.gain, value):
@@ -142,7 +152,10 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
             st_prefetch(ks.bucket[k])
             ks.keyed |= st_bit(x)
             gain[k] = u.gain
-        undo_move(c, &u)
+        if c.lean:
+            undo_lean(c, &u)
+        else:
+            undo_move(c, &u)
         if found >= 0:
             return found
         k += 1

@@ -62,6 +62,7 @@ ctypedef struct Ctx:
     int value[MAXCARDS]
     int under[MAXCARDS]
     int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
+    uint64_t uncover[MAXCARDS]  # the card beneath it, which playing it turns up (or none)
     int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
     int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
     int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
@@ -136,6 +137,7 @@ ctypedef struct Ctx:
     void* pre_bucket            # ... and fetched its bucket (a TTEntry*)
     int etc_from                # use_etc where it is in force (the table on), else never
     int sure_bounds             # sure points bound trick starts (switches, objective, game)
+    int lean                    # plain points, no extras: moves by do_lean (objective.pxi)
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
     int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
@@ -255,33 +257,29 @@ cdef inline uint64_t merge_equivalent(Ctx* c, uint64_t moves) noexcept nogil:
 cdef inline void play_card(Ctx* c, int seat, int card) noexcept nogil:
     cdef uint64_t b = st_bit(card)
     cdef int pos = c.tlen
-    cdef int u = c.under[card]
+    cdef int* twin = &c.twin[c.tb]
+    cdef int* tval = &c.tval[c.tb]
     cdef int wp
     c.hand[seat] &= ~b
-    c.play[seat] &= ~b
-    if u >= 0:
-        c.play[seat] |= st_bit(u)
+    c.play[seat] = (c.play[seat] & ~b) | c.uncover[card]
     c.tcard[c.tb + pos] = card
     c.tcards |= b
     if pos == 0:
-        c.twin[c.tb + 0] = 0
-        c.tval[c.tb + 0] = c.value[card]
+        twin[0] = 0
+        tval[0] = c.value[card]
     else:
-        wp = c.twin[c.tb + pos - 1]
-        c.twin[c.tb + pos] = pos if (beaters(c, c.tcard[c.tb + wp]) >> card) & 1 else wp
-        c.tval[c.tb + pos] = c.tval[c.tb + pos - 1] + c.value[card]
+        wp = twin[pos - 1]
+        twin[pos] = pos if (beaters(c, c.tcard[c.tb + wp]) >> card) & 1 else wp
+        tval[pos] = tval[pos - 1] + c.value[card]
     c.tlen = pos + 1
 
 
 cdef inline void unplay_card(Ctx* c, int seat, int card) noexcept nogil:
     cdef uint64_t b = st_bit(card)
-    cdef int u = c.under[card]
     c.tlen -= 1
     c.tcards &= ~b
-    if u >= 0:
-        c.play[seat] &= ~st_bit(u)
     c.hand[seat] |= b
-    c.play[seat] |= b
+    c.play[seat] = (c.play[seat] & ~c.uncover[card]) | b
 
 
 cdef inline int trick_winner(Ctx* c) noexcept nogil:
