@@ -111,6 +111,7 @@ cdef class Engine:
             c.side[i] = t["side"][i]
         for i in range(2 * MAXSEATS + 1):
             c.seat_of[i] = i % c.nseats
+        c.two_sides_of_one = 1 if c.nseats == 2 and c.side[0] != c.side[1] else 0
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]

@@ -130,6 +130,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                 keys[n] = sort_key(c, seat, x, (wins[x] if (beat >> x) & 1 else loses[x]) * 65536)
             n += 1
         return n
+    if c.order_lead and c.two_sides_of_one:
+        return score_leads_two(c, seat, moves, keys, ttmove)
     while moves:
         x = st_ctz(moves)
         moves &= moves - 1
@@ -139,6 +141,49 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             keys[n] = sort_key(c, seat, x, lead_score(c, seat, x) * 65536)
         else:
             keys[n] = sort_key(c, seat, x, 0)
+        n += 1
+    return n
+
+
+cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
+                                int ttmove) noexcept nogil:
+    """``score_moves`` for leads with two seats, one a side: ``lead_score`` with what the
+    other seat may play to each suit worked out once for all the leads."""
+    cdef int n = 0, x, y, s, pts, score
+    cdef uint64_t p = c.play[c.seat_of[seat + 1]], a, b, bw
+    cdef uint64_t follow[4]
+    cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+    for s in range(4):
+        a = p
+        if r.follow_suit:
+            b = p & c.suit_mask[s]
+            if b:
+                a = b
+            elif r.must_trump and p & c.trump_mask:
+                a = p & c.trump_mask
+        follow[s] = a
+    while moves:
+        x = st_ctz(moves)
+        moves &= moves - 1
+        if x == ttmove:
+            keys[n] = sort_key(c, seat, x, 1 << 30)
+            n += 1
+            continue
+        a = follow[c.suit[x]]
+        bw = beaters(c, x)
+        if r.must_beat and a & bw:
+            a &= bw
+        if not a:
+            score = 0
+        else:
+            b = a & bw
+            y = cheapest(c, b if b else a)
+            pts = c.value[x] + c.value[y] + c.trick_bonus
+            if (bw >> y) & 1:
+                score = 1024 - 8 * pts - c.value[x]
+            else:
+                score = 2048 + 8 * pts - c.value[x]
+        keys[n] = sort_key(c, seat, x, score * 65536)
         n += 1
     return n
 

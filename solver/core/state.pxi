@@ -138,6 +138,7 @@ ctypedef struct Ctx:
     int etc_from                # use_etc where it is in force (the table on), else never
     int sure_bounds             # sure points bound trick starts (switches, objective, game)
     int lean                    # plain points, no extras: moves by do_lean (objective.pxi)
+    int two_sides_of_one        # two seats, each a side of its own (leads: score_leads_two)
     int canon_ok                # canonical keys possible: no piles, few enough planes
     int owner_bits              # bits to number a seat
     int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
