@@ -100,7 +100,7 @@ cdef class Engine:
         self.objective()
         search_update(&self.s.c)
         self.depth = 0
-        memset(self.s.c.hist, 0, sizeof(self.s.c.hist))
+        history_clear(&self.s.c)
 
     def _setup_cards(self, dict t):
         """Seats and sides; each card's suit, value and pile (the card beneath, the card on it)."""

@@ -25,6 +25,11 @@ cdef extern from *:
     static inline st_key128 st_key_zero(void) { return 0; }
     static inline unsigned long long st_key_lo(st_key128 key) { return (unsigned long long) key; }
     static inline unsigned long long st_key_hi(st_key128 key) { return (unsigned long long) (key >> 64); }
+    /* (hi, lo) = (hi, lo) << w | v, for 0 < w < 64 */
+    static inline void st_shift_in(unsigned long long* hi, unsigned long long* lo, unsigned long long v, int w) {
+        *hi = (*hi << w) | (*lo >> (64 - w));
+        *lo = (*lo << w) | v;
+    }
     """
     ctypedef struct st_key128:
         pass
@@ -32,6 +37,7 @@ cdef extern from *:
     st_key128 st_put(st_key128 key, uint64_t plane, int off) noexcept nogil
     uint64_t st_key_lo(st_key128 key) noexcept nogil
     uint64_t st_key_hi(st_key128 key) noexcept nogil
+    void st_shift_in(uint64_t* hi, uint64_t* lo, uint64_t v, int w) noexcept nogil
 
 
 cdef inline int index_bits(int width) noexcept nogil:
@@ -51,7 +57,7 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     The planes, each ``width`` bits (one per card in play), low to high: the owner's bits
     (``c.oplane``, kept up to date as the stock is drawn), the value class's bits
     (``c.vc_plane``), with piles the face-down cards, then one link per face-down card."""
-    cdef uint64_t inplay = c.inplay, m, down = 0
+    cdef uint64_t inplay = c.inplay, m, down = 0, hi = 0, lo = 0
     cdef st_key128 key
     cdef int width = st_popcount(inplay)
     cdef int off = 0, b, s, y, link_bits = 0, need = c.key_planes * width
@@ -64,24 +70,35 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         link_bits = index_bits(width)
         if need + st_popcount(down) * link_bits > 128:
             return 0
-    key = st_key_zero()
-    for b in range(c.owner_bits):
-        key = st_put(key, st_pext(c.oplane[b], inplay), off)
-        off += width
-    for b in range(c.value_bits):
-        key = st_put(key, st_pext(c.vc_plane[b], inplay), off)
-        off += width
-    if c.has_piles:
-        key = st_put(key, st_pext(down, inplay), off)
-        off += width
-        m = down
-        while m:
-            y = st_ctz(m)
-            m &= m - 1
-            key = st_put(key, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)), off)
-            off += link_bits
-    ka[0] = st_key_lo(key)
-    kb[0] = st_key_hi(key)
+    if width < 64:
+        # shifted in from the top (the last link) down to the first owner plane: a shift
+        # of two words by less than 64 bits per piece
+        if c.has_piles:
+            m = down
+            while m:
+                y = st_msb(m)
+                m &= ~st_bit(y)
+                st_shift_in(&hi, &lo, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)),
+                            link_bits)
+            st_shift_in(&hi, &lo, st_pext(down, inplay), width)
+        for b in range(c.value_bits - 1, -1, -1):
+            st_shift_in(&hi, &lo, st_pext(c.vc_plane[b], inplay), width)
+        for b in range(c.owner_bits - 1, -1, -1):
+            st_shift_in(&hi, &lo, st_pext(c.oplane[b], inplay), width)
+        ka[0] = lo
+        kb[0] = hi
+    else:
+        key = st_key_zero()
+        for b in range(c.owner_bits):
+            key = st_put(key, st_pext(c.oplane[b], inplay), off)
+            off += width
+        for b in range(c.value_bits):
+            key = st_put(key, st_pext(c.vc_plane[b], inplay), off)
+            off += width
+        if c.has_piles:                 # 64 cards in play: no room left for a link
+            key = st_put(key, st_pext(down, inplay), off)
+        ka[0] = st_key_lo(key)
+        kb[0] = st_key_hi(key)
     for s in range(4):
         lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
     kc[0] = (CANON_FLAG | (c.obj_id << 25) | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3)

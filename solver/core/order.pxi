@@ -92,8 +92,24 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
 
 
 cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
-    cdef int h = c.hist[seat][x]
-    return (<int64_t> ((h if h < HIST_CAP else HIST_CAP) + score)) * 64 + (63 - x)
+    return c.hist_key[seat][x] + (<int64_t> score) * 64
+
+
+cdef inline void history_cut(Ctx* c, int seat, int x) noexcept nogil:
+    """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key."""
+    cdef int h = c.hist[seat][x] + c.tricks_left * c.tricks_left
+    if h > HIST_CAP:
+        h = HIST_CAP
+    c.hist[seat][x] = h
+    c.hist_key[seat][x] = h * 64 + (63 - x)
+
+
+cdef inline void history_clear(Ctx* c) noexcept nogil:
+    cdef int s, x
+    for s in range(MAXSEATS):
+        for x in range(MAXCARDS):
+            c.hist[s][x] = 0
+            c.hist_key[s][x] = 63 - x
 
 
 cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,

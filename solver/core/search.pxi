@@ -420,7 +420,7 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
             if alpha >= beta:
                 break
     if alpha >= beta:
-        c.hist[seat][bestmove & CARD_MASK] += c.tricks_left * c.tricks_left
+        history_cut(c, seat, bestmove & CARD_MASK)
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1

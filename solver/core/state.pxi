@@ -155,7 +155,8 @@ ctypedef struct Ctx:
     int order_lead              # lead ordering: 0 history only, 1 one-trick look-ahead
     uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
-    int hist[MAXSEATS][MAXCARDS]
+    int hist[MAXSEATS][MAXCARDS]        # cut-offs by each card, weighted (capped: order.pxi)
+    int hist_key[MAXSEATS][MAXCARDS]    # its part of the card's sort key
     # --- partition search (part.pxi) ---
     int use_part                # 0 off, PART_ON, PART_STOCK (part.pxi)
     int part_on                 # use_part in force for this game and these switches (part_update)
