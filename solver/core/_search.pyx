@@ -32,13 +32,21 @@ class SearchLimit(Exception):
 
 cdef class Engine:
     cdef Searcher* s
+    cdef TT* tt                         # the exact table searched: its own, or the owner's
     cdef int depth
     cdef Undo undo[MAXPLY]
     cdef readonly int megabytes
     cdef bint goal_ready
     cdef readonly object layouts_of     # the information set whose layouts the table serves
+    cdef readonly Engine table_owner    # the engine whose exact table this one searches (share)
 
-    def __cinit__(self, int tt_megabytes=64):
+    def __cinit__(self, int tt_megabytes=64, Engine share=None):
+        """``share``: search that engine's exact table (``table_owner``), in another thread
+        at the same time, on the same deal under the same rules: the threads of one solve
+        (tt.pxi's seqlock keeps every entry whole).  The owner clears the table; this engine
+        keeps only a partition table of its own (an eighth of the owner's budget)."""
+        if share is not None:
+            tt_megabytes = share.megabytes
         if tt_megabytes < 1:
             raise ValueError("the transposition table needs at least 1 MB")
         self.s = <Searcher*> calloc(1, sizeof(Searcher))
@@ -48,15 +56,22 @@ cdef class Engine:
         # small), the rest for the exact table
         budget = (<uint64_t> tt_megabytes) << 20
         part_bytes = budget // PART_SHARE
-        if tt_init(&self.s.tt, budget - part_bytes) != 0:
+        if share is None and tt_init(&self.s.tt, budget - part_bytes) != 0:
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
         if part_init(&self.s.pt, part_bytes) != 0:
-            tt_free(&self.s.tt)
+            if share is None:
+                tt_free(&self.s.tt)
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+        if share is None:
+            self.tt = &self.s.tt
+        else:
+            self.table_owner = share
+            self.tt = share.tt
+            self.tt.concurrent += 1
         self.s.c.pt = &self.s.pt
         self.s.c.use_part = PART_ON if self.s.pt.nbuckets else 0
         self.megabytes = tt_megabytes
@@ -71,9 +86,20 @@ cdef class Engine:
 
     def __dealloc__(self):
         if self.s != NULL:
-            tt_free(&self.s.tt)
+            if self.tt == &self.s.tt:
+                tt_free(&self.s.tt)
+            elif self.table_owner is not None:     # (None only if a cycle was broken first)
+                self.tt.concurrent -= 1
             part_free(&self.s.pt)
             free(self.s)
+
+    cdef void _forget(self) noexcept:
+        """Clear the tables this engine may clear: both of its own, or (sharing another's
+        exact table) only its partition table."""
+        if self.table_owner is None:
+            tables_clear(self.tt, &self.s.pt)
+        else:
+            part_clear(&self.s.pt)
 
     # --- set up ---------------------------------------------------------------------------
 
@@ -88,7 +114,7 @@ cdef class Engine:
         if len(t["stock"]) > MAXSTOCK or len(t["stock"]) >= 64:
             raise ValueError("stock too long")
         if not keep_tt:
-            tables_clear(&self.s.tt, &self.s.pt)
+            self._forget()
             self.layouts_of = None
         self._setup_cards(t)
         self._setup_rules(t)
@@ -329,8 +355,9 @@ cdef class Engine:
                 "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part)}
 
     def clear(self):
-        """Forget everything learnt: transposition table and history."""
-        tables_clear(&self.s.tt, &self.s.pt)
+        """Forget everything learnt: transposition table and history (sharing another
+        engine's table: only this engine's partition table)."""
+        self._forget()
         self.layouts_of = None
         self.s.c.nodes = 0
 
@@ -341,16 +368,20 @@ cdef class Engine:
         every layout are kept (canonical keys once no stock card is left: they name who holds
         each card in play and the piles); all others are forgotten.  Returns whether any were
         kept."""
+        if self.table_owner is not None:
+            raise ValueError("an engine sharing another's table does not keep layouts")
         if token is not None and token == self.layouts_of:
-            tables_next_layout(&self.s.tt, &self.s.pt)
+            tables_next_layout(self.tt, &self.s.pt)
             return True
-        tables_clear(&self.s.tt, &self.s.pt)
+        tables_clear(self.tt, &self.s.pt)
         self.layouts_of = token
         return False
 
     def new_search(self):
-        """Start a new generation: older entries are replaced first."""
-        self.s.tt.gen = <uint8_t> ((self.s.tt.gen % 255) + 1)
+        """Start a new generation: older entries are replaced first.  (The owner of a shared
+        table starts them.)"""
+        if self.table_owner is None:
+            self.tt.gen = <uint8_t> ((self.tt.gen % 255) + 1)
 
     # --- moving along a line ----------------------------------------------------------------
 
@@ -487,7 +518,7 @@ cdef class Engine:
             return self._with_shows([groups[k] for k in sorted(groups)])
         for rep in groups:
             reps |= st_bit(rep)
-        n = order_moves(c, to_move(c), reps, moves, stored_move(c, &self.s.tt, reps))
+        n = order_moves(c, to_move(c), reps, moves, stored_move(c, self.tt, reps))
         return self._with_shows([groups[moves[i]] for i in range(n)])
 
     def _with_shows(self, list groups):
@@ -515,14 +546,14 @@ cdef class Engine:
                 legal = legal_mask(c, seat)
                 if c.use_merge:
                     legal = merge_equivalent(c, legal)
-                n = order_moves(c, seat, legal, moves, stored_move(c, &self.s.tt, legal))
+                n = order_moves(c, seat, legal, moves, stored_move(c, self.tt, legal))
                 if c.npair and c.tlen == 0:
                     n = add_show_choices(c, seat, moves, n, -1)
                 chosen = -1
                 for i in range(n):
                     x = moves[i]
                     with nogil:
-                        keeps = keeps_value(c, &self.s.tt, seat, x, current, &undo[k])
+                        keeps = keeps_value(c, self.tt, seat, x, current, &undo[k])
                     if c.aborted:
                         raise SearchLimit(*self.value_range)
                     if keeps:
@@ -572,9 +603,9 @@ cdef class Engine:
             g = (lo + hi) // 2
         with nogil:
             if step:
-                r = mtd_step(c, &self.s.tt, g, &lo, &hi)
+                r = mtd_step(c, self.tt, g, &lo, &hi)
             else:
-                r = mtdf(c, &self.s.tt, g, &lo, &hi)
+                r = mtdf(c, self.tt, g, &lo, &hi)
         if c.aborted:
             raise SearchLimit(lo, hi)
         return r
@@ -594,7 +625,7 @@ cdef class Engine:
         if c.aborted:
             raise SearchLimit(lo, hi)
         with nogil:
-            r = alphabeta(c, &self.s.tt, target - 1, target)
+            r = alphabeta(c, self.tt, target - 1, target)
         if c.aborted:
             raise SearchLimit(lo, hi)
         return r >= target
@@ -642,13 +673,14 @@ cdef class Engine:
             c.stat_cut_first[i] = 0
 
     def tt_stats(self):
-        cdef TT* t = &self.s.tt
+        cdef TT* t = self.tt
+        cdef Ctx* c = &self.s.c
         cdef uint64_t used = 0, i
         for i in range(t.nbuckets * TT_WAYS):
             if t.entries[i].depth and t.entries[i].epoch == t.epoch:
                 used += 1
         return {"megabytes": self.megabytes, "entries": t.nbuckets * TT_WAYS, "used": used,
-                "probes": t.probes, "hits": t.hits, "stores": t.stores,
+                "probes": c.tt_probes, "hits": c.tt_hits, "stores": c.tt_stores,
                 "entry_bytes": sizeof(TTEntry), "part_probes": self.s.pt.probes,
                 "part_hits": self.s.pt.hits, "part_stores": self.s.pt.stores}
 

@@ -100,6 +100,16 @@ cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta
     return v
 
 
+cdef inline bint tt_probe(Ctx* c, TT* tt, TTEntry* bucket, uint64_t ka, uint64_t kb, uint32_t kc,
+                          TTHit* hit) noexcept nogil:
+    """``tt_probe_bucket``, counted (the counts are the engine's: a table may be shared)."""
+    c.tt_probes += 1
+    if tt_probe_bucket(tt, bucket, ka, kb, kc, hit):
+        c.tt_hits += 1
+        return 1
+    return 0
+
+
 cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha, int beta,
                                int* value) noexcept nogil:
     """Does a child's stored bound (``lo``..``hi`` on what follows, after a move that earned
@@ -132,7 +142,7 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
     cdef int x, k = 0, found = -1
     cdef int gain[MAXMOVES]
     cdef Undo u
-    cdef TTEntry* e
+    cdef TTHit e
     ks.legal = legal
     ks.keyed = 0
     while m:
@@ -164,8 +174,8 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
         x = st_ctz(m)
         m &= m - 1
         k = st_popcount(legal & (st_bit(x) - 1))
-        e = tt_probe_bucket(tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k])
-        if e != NULL and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
+        if tt_probe(c, tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k], &e) \
+                and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
             return x
     return -1
 
@@ -203,7 +213,7 @@ cdef inline bint start_decided(Ctx* c, TrickStart* t, int alpha, int beta, int* 
 cdef inline bint probe_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta, int* value,
                              Mode* mode) noexcept nogil:
     """Tighten the trick start's bounds by its table entry; does that decide it?"""
-    cdef TTEntry* e
+    cdef TTHit e
     cdef PartEntry* pe
     if Mode is Tracking:
         if t.part:
@@ -229,8 +239,7 @@ cdef inline bint probe_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta,
             return 0
     if not c.use_tt:
         return 0
-    e = tt_probe_bucket(tt, t.bucket, t.ka, t.kb, t.kc)
-    if e == NULL:
+    if not tt_probe(c, tt, t.bucket, t.ka, t.kb, t.kc, &e):
         return 0
     if e.lo > t.lo:
         t.lo = e.lo
@@ -316,6 +325,7 @@ cdef inline void store_start(Ctx* c, TT* tt, TrickStart* t, int best, int alpha0
             part_store(c, tt, t.pbucket, t.sm, t.ka, t.kb, t.kc, lo, hi, move, c.tricks_left,
                        portable(c, t.kc))
             return
+    c.tt_stores += 1
     tt_store(tt, t.ka, t.kb, t.kc, lo, hi, move, c.tricks_left, portable(c, t.kc))
 
 
@@ -518,7 +528,7 @@ cdef inline int stored_move(Ctx* c, TT* tt, uint64_t candidates) noexcept nogil:
     """The best card stored for this position at a trick start, if it is a candidate."""
     cdef uint64_t ka, kb
     cdef uint32_t kc
-    cdef TTEntry* e
+    cdef TTHit e
     cdef int move
     cdef uint64_t sm
     cdef PartEntry* pe
@@ -531,8 +541,7 @@ cdef inline int stored_move(Ctx* c, TT* tt, uint64_t candidates) noexcept nogil:
         move = move_from_entry(c, kc, pe.move)
     else:
         position_key(c, &ka, &kb, &kc)
-        e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
-        if e == NULL:
+        if not tt_probe(c, tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc, &e):
             return -1
         move = move_from_entry(c, kc, e.move)
     if move < 0 or not (candidates >> move) & 1:

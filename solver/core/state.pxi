@@ -148,6 +148,9 @@ ctypedef struct Ctx:
     uint32_t obj_id             # objective_id, worked out when the objective is set
     int value_bits              # bits to number a value class
     uint64_t nodes
+    uint64_t tt_probes          # this engine's probes, hits and stores of the exact table
+    uint64_t tt_hits
+    uint64_t tt_stores
     int limited                 # a node or time limit is set (limits.pxi)
     uint64_t node_limit         # stop once ``nodes`` reaches this (0: no node limit)
     double deadline             # stop at this monotonic time in seconds (0: no time limit)
