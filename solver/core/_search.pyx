@@ -44,7 +44,8 @@ cdef class Engine:
         """``share``: search that engine's exact table (``table_owner``), in another thread
         at the same time, on the same deal under the same rules: the threads of one solve
         (tt.pxi's seqlock keeps every entry whole).  The owner clears the table; this engine
-        keeps only a partition table of its own (an eighth of the owner's budget)."""
+        keeps only a partition table of its own (an eighth of the owner's budget), and starts
+        with the owner's switches.  Make every sharing engine before searches start."""
         if share is not None:
             tt_megabytes = share.megabytes
         if tt_megabytes < 1:
@@ -83,6 +84,15 @@ cdef class Engine:
         self.s.c.order_lead = 1
         self.s.c.use_canon = 1
         self.s.c.trick_scale = 1
+        if share is not None:           # the owner's techniques (switches)
+            self.s.c.use_tt = share.s.c.use_tt
+            self.s.c.use_etc = share.s.c.use_etc
+            self.s.c.use_merge = share.s.c.use_merge
+            self.s.c.use_bounds = share.s.c.use_bounds
+            self.s.c.use_order = share.s.c.use_order
+            self.s.c.order_lead = share.s.c.order_lead
+            self.s.c.use_canon = share.s.c.use_canon
+            self.s.c.use_part = share.s.c.use_part if self.s.pt.nbuckets else 0
 
     def __dealloc__(self):
         if self.s != NULL:
