@@ -38,16 +38,15 @@ cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
 
 
 cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
-    """The card of ``m`` that gives away least: lowest value, then lowest rank."""
-    cdef int best = -1, key, best_key = 1 << 30, x
+    """The card of ``m`` that gives away least: lowest value, then lowest rank, then the
+    lowest card (one key per card, the least kept without a branch)."""
+    cdef int best = 1 << 30, key, x
     while m:
         x = st_ctz(m)
         m &= m - 1
-        key = c.cheap_key[x]
-        if key < best_key:
-            best_key = key
-            best = x
-    return best
+        key = c.cheap_key[x] * 64 + x
+        best = key if key < best else best
+    return best & 63 if best != (1 << 30) else -1
 
 
 cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
@@ -117,7 +116,7 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
     ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
-    cdef int n = 0, x, wpos
+    cdef int n = 0, x, wpos, sel
     cdef uint64_t beat
     cdef int* wins
     cdef int* loses
@@ -143,7 +142,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             if x == ttmove:
                 keys[n] = sort_key(c, seat, x, 1 << 30)
             else:
-                keys[n] = sort_key(c, seat, x, (wins[x] if (beat >> x) & 1 else loses[x]) * 65536)
+                sel = <int> ((beat >> x) & 1)
+                keys[n] = sort_key(c, seat, x, (loses[x] + sel * (wins[x] - loses[x])) * 65536)
             n += 1
         return n
     if c.order_lead and c.two_sides_of_one:
