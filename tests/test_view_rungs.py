@@ -53,10 +53,9 @@ def test_rungs_are_the_full_solves(text):
 def test_advice_without_totals_agrees(game, seed, plies):
     """The same rungs, levels and P(best) per card as with the totals; no totals shown."""
     from solver.search.solve import solve
-    from solver.tactics.base import play_to
     deal = random_deal(game, seed)
     line = solve(deal).line
-    here = deal.with_play(play_to(deal, list(line[:plies])))
+    here = deal.after(list(line[:plies]))
     info = information(here, here.position().to_move + 1)
     with_totals = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8)
     rungs_only = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8,

@@ -266,8 +266,9 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         margin, margin_interval = mean_interval(diffs, exact)
         if all(d == 0 for d in diffs):
             margin_interval = (0, 0)
-        total_margin, total_interval = mean_interval([a[1] - b[1] for a, b in zip(table[best], table[runner])],
-                                                     exact)
+        if with_totals:
+            total_margin, total_interval = mean_interval(
+                [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval)
