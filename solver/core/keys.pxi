@@ -12,7 +12,8 @@ cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     hands (the stock), the leader."""
     ka[0] = c.inplay
     kb[0] = c.hand[0] if c.stock_layout else 0
-    kc[0] = <uint32_t> c.leader | (c.obj_id << 7) | history_key(c)
+    kc[0] = (<uint32_t> c.leader | ((c.obj_id & 63) << 7) | ((c.obj_id >> 6) << 25)
+             | history_key(c))
 
 
 cdef extern from *:
@@ -101,9 +102,15 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         kb[0] = st_key_hi(key)
     for s in range(4):
         lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
-    kc[0] = (CANON_FLAG | (c.obj_id << 25) | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3)
-             | <uint32_t> c.leader)
+    kc[0] = (CANON_FLAG | (canonical_objective(c.obj_id) << 25) | (lengths << 9)
+             | ((<uint32_t> c.stock_ptr) << 3) | <uint32_t> c.leader)
     return 1
+
+
+cdef inline uint32_t canonical_objective(uint32_t obj) noexcept nogil:
+    """The objective's 6 bits of a canonical key: canonical keys are used only in games
+    without extras (no goal either), so the goal's bit 5 carries trick_scale 0 (bit 6)."""
+    return (obj & 31) | ((obj >> 6) << 5)
 
 
 cdef inline void position_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:

@@ -259,15 +259,19 @@ cdef inline void value_range(Ctx* c, int* lo, int* hi) noexcept nogil:
 
 
 cdef inline uint32_t objective_id(Ctx* c) noexcept nogil:
-    """The objective's part of a table key (kept in ``c.obj_id`` when the objective is set)."""
+    """The objective's part of a table key: every parameter that changes a value (kept in
+    ``c.obj_id`` when the objective is set).  Bits 0..5: the mode, the side, trick_scale 2,
+    the two extra weights, the goal; bit 6: trick_scale 0 (so 0, 1 and 2 all differ; the
+    keys place bit 6 apart, keys.pxi)."""
     return <uint32_t> (c.mode | (c.max_side << 1) | ((1 if c.trick_scale == 2 else 0) << 2)
-                       | (c.extra_own << 3) | (c.extra_other << 4) | (c.goal << 5))
+                       | (c.extra_own << 3) | (c.extra_other << 4) | (c.goal << 5)
+                       | ((1 if c.trick_scale == 0 else 0) << 6))
 
 
 cdef inline uint32_t history_key(Ctx* c) noexcept nogil:
     """The history bits of the table key (above the leader's 3 bits, around the objective's
-    6 bits at 7..12): won tricks and the run at 3..6, shown pairs at 13..16, with a goal side
-    0's trick points at 17..24.  All zero in games without extras."""
+    bits at 7..12 and 25): won tricks and the run at 3..6, shown pairs at 13..16, with a goal
+    side 0's trick points at 17..24.  All zero in games without extras."""
     cdef uint32_t k = ((<uint32_t> c.tag & 15) << 3) | ((<uint32_t> (c.tag >> 4) & 15) << 13)
     if c.goal:
         k |= (<uint32_t> (c.goal_pts & 255)) << 17
