@@ -9,7 +9,7 @@ cdef enum:
 
 cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
     """The position itself: cards in play, the split between hands where cards change
-    hands (the stock), the leader."""
+    hands (the stock), the leader, the objective and the history the value depends on."""
     ka[0] = c.inplay
     kb[0] = c.hand[0] if c.stock_layout else 0
     kc[0] = (<uint32_t> c.leader | ((c.obj_id & 63) << 7) | ((c.obj_id >> 6) << 25)

@@ -2,7 +2,7 @@
 # every position that differs from the one searched only in cards too low to have mattered.
 #
 # While a subtree is searched, ``c.rel`` collects the cards in play whose rank mattered
-# (``alphabeta`` saves and restores it around each node, so a node sees its own subtree's
+# (``search_child`` saves and restores it around each node, so a node sees its own subtree's
 # cards).  Per suit the cut is the lowest such card; every card above it counts too.  An entry
 # stores the position's canonical planes (search.pxi) and per suit how many top cards are
 # relevant; it holds for any position with the same leader, objective and suit lengths, the

@@ -139,7 +139,8 @@ ctypedef struct Ctx:
     int sure_bounds             # sure points bound trick starts (switches, objective, game)
     int lean                    # plain points, no extras: moves by do_lean (objective.pxi)
     int two_sides_of_one        # two seats, each a side of its own (leads: score_leads_two)
-    int canon_ok                # canonical keys possible: no piles, few enough planes
+    int canon_ok                # canonical keys possible: no extras, no card kept apart from its
+                                # neighbours (nomerge: a beat table, pair cards)
     int owner_bits              # bits to number a seat
     int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
     uint64_t oplane[4]          # bit b of each card's owner (seat; nseats: the stock), kept up

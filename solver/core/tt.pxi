@@ -77,8 +77,8 @@ cdef extern from *:
     void st_seq_unlock(uint16_t* p, int s) noexcept nogil
 
 ctypedef struct TTEntry:     # 32 bytes: a bucket of TT_WAYS entries is two whole cache lines
-    uint64_t key_a          # every card still in play
-    uint64_t key_b          # who holds what where the cards change hands (stock games)
+    uint64_t key_a          # absolute keys: every card still in play; canonical: planes, low word
+    uint64_t key_b          # absolute: who holds what where cards change hands; canonical: high word
     uint32_t key_c          # leader, suit lengths of a canonical key, search mode
     int16_t lo              # the remaining value is >= lo ...
     int16_t hi              # ... and <= hi
