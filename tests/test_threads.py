@@ -23,6 +23,14 @@ from solver.search.solve import new_engine, solve
 from solver.analysis.table import dd_table
 
 
+@pytest.fixture(autouse=True)
+def threads_on_every_position(monkeypatch):
+    """solve scores cards in threads only after a value search of 50,000 nodes or more;
+    here on every position, so that the small ones are threaded too."""
+    import solver.search.solve as solve_module
+    monkeypatch.setattr(solve_module, "THREADS_FROM_NODES", 0)
+
+
 def answer(result):
     """Everything a solve reports but its node count and time."""
     return (result.totals, result.outcome, result.line, result.line_totals, result.exact,

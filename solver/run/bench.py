@@ -36,6 +36,10 @@ DETERMINISM_NOTE = ("node counts are deterministic: each deal starts from a clea
                     "same counts on every run; times vary with the machine and its load")
 
 
+THREADS_NOTE = ("with more than one thread the node counts vary from run to run (the threads "
+                "search one table); times vary with the machine and its load")
+
+
 @dataclass(frozen=True)
 class DealSet:
     """Seeded deals of one game: ``random_deal(game, seed, players=..., rules=...)``."""
@@ -196,7 +200,7 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         "switches": switches,
         "threads": threads if mode == "solve" else 1,
         "deterministic_nodes": mode == "value" or threads == 1,
-        "note": DETERMINISM_NOTE,
+        "note": DETERMINISM_NOTE if mode == "value" or threads == 1 else THREADS_NOTE,
         "sets": out_sets,
         "total": {k: total[k] for k in ("deals", "nodes", "seconds", "nodes_per_second", "ns_per_node",
                                         "median_ms")},

@@ -30,6 +30,9 @@ from .result import MoveValue, Result
 from .session import Session
 
 DEFAULT_TT_MEGABYTES = 64
+# the cards are scored in threads only when the value search took at least this many nodes
+# (about 5 ms): below it starting the threads and their sessions costs more than it saves
+THREADS_FROM_NODES = 50_000
 
 __all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
            "new_engine", "solve", "replay_line"]
@@ -78,7 +81,8 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     ``threads``: the legal cards are scored by this many threads at once, each with its own
     engine searching the one table (``Engine(share=)``); the answer is the same for any
     number (node counts add up the threads' and vary from run to run).  With ``limits`` the
-    cards are scored by one thread (a budget is one engine's)."""
+    cards are scored by one thread (a budget is one engine's), and so they are where the
+    value search took fewer than ``THREADS_FROM_NODES`` nodes."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -243,7 +247,8 @@ class _Work:
         With ``threads`` the classes of cards are handed out to that many threads."""
         session = self.session
         classes = session.classes()
-        if self.threads > 1 and len(classes) > 1 and value is not None:
+        if (self.threads > 1 and len(classes) > 1 and value is not None
+                and session.engine.nodes >= THREADS_FROM_NODES):
             rows = self._rows_in_threads(classes, value)
         else:
             rows = [self._row(session, group[0], value) for group in classes]
