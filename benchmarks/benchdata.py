@@ -42,6 +42,7 @@ class Record:
 
 
 RECORDS: dict[tuple[str, str], Record] = {}
+VERSION_ROWS: dict[str, dict] = {}      # test_versions.py: row -> the old and new figures
 
 
 def finish(benchmark, rec: Record) -> None:

@@ -19,7 +19,7 @@ for path in (HERE.parent, HERE):          # the repository (solver) and this fol
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from benchdata import DDS_SET, RECORDS, SETS, WARMUP_SEED, Record  # noqa: E402
+from benchdata import DDS_SET, RECORDS, SETS, VERSION_ROWS, WARMUP_SEED, Record  # noqa: E402
 
 from solver.search.solve import new_engine  # noqa: E402
 
@@ -70,8 +70,31 @@ def _fmt_ms(value: float) -> str:
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
+def _versions_summary(tr) -> None:
+    """test_versions.py: the previous code and this code, row by row."""
+    from tabulate import tabulate
+
+    rows = []
+    for row, r in VERSION_ROWS.items():
+        old, new = r["old"], r["new"]
+        rows.append([row, r["deals"], r["clock"], _fmt_ms(old["median_ms"]), _fmt_ms(new["median_ms"]),
+                     f"{old['median_ms'] / new['median_ms']:.2f}x", f"{old['ns_per_node']:.0f}",
+                     f"{new['ns_per_node']:.0f}", f"{old['median_nodes']:,.0f}",
+                     f"{new['median_nodes']:,.0f}", f"{r['load']:.1f}"])
+    tr.write_sep("=", "previous code -> this code, alternating process by process (test_versions.py)")
+    tr.write_line(tabulate(rows, headers=["row", "deals", "clock", "old median ms", "new median ms",
+                                          "speed-up", "old ns/node", "new ns/node", "old median nodes",
+                                          "new median nodes", "load"],
+                           colalign=("left",) + ("right",) * 10, disable_numparse=True))
+    tr.write_line("Per deal the median over the rounds, then the median over the deals; cpu: CPU "
+                  "seconds of the process, wall: wall seconds (two threads); ns/node: total time / "
+                  "total nodes; load: the load average at the end of the row.")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if VERSION_ROWS:
+        _versions_summary(terminalreporter)
     if not RECORDS:
         return
     from tabulate import tabulate

@@ -1,7 +1,9 @@
 """`stich suggest` at the first decision of a whole deal: K = 100 layouts, every card scored.
 
-Target (issue 10): under 5 s per decision on two cores.  Each layout is a whole-deal solve
-with every legal card scored, so this is about 100 full solves split over the workers.
+Targets (issue 19): at most 6 s (Schafkopf2) and 15 s (Elfern) per decision on two cores.
+Each layout is a whole-deal solve with every legal card scored, so this is about 100 full
+solves split over the workers; without the totals (``--no-totals``) each card's outcome rung
+only.
 Run: ``pytest benchmarks/test_suggest.py`` (set STICH_SUGGEST_K to try another K).  The layouts
 of a worker share the table entries valid for every layout (``Engine.next_layout``); the second
 benchmark measures what that saves, in nodes.
@@ -23,7 +25,10 @@ DECISIONS = {"schafkopf2": ("examples/schafkopf2-deal.toml", 1),
 
 
 @pytest.mark.parametrize("game", list(DECISIONS))
-def test_suggest_first_decision(bench, game):
+@pytest.mark.parametrize("totals", [True, False], ids=["totals", "rungs-only"])
+def test_suggest_first_decision(bench, game, totals):
+    """With the totals (the default report) and without (``--no-totals``: each card's
+    outcome rung only, issue 19)."""
     path, seat = DECISIONS[game]
     info = read_view(path, seat)
     timing = {}
@@ -32,7 +37,7 @@ def test_suggest_first_decision(bench, game):
         import resource
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        result = suggest(info, samples=K, seed=1, jobs=2, objective="score")
+        result = suggest(info, samples=K, seed=1, jobs=2, objective="score", totals=totals)
         timing["seconds"] = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)     # the workers, joined by now
         timing["cpu"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -45,7 +50,7 @@ def test_suggest_first_decision(bench, game):
                              "worker_cpu_seconds": timing["cpu"], "best": result.advice.best})
     # the workers' CPU time is what two idle cores would need between them (load inflates the
     # wall time, much less the CPU time)
-    print(f"\n{game}: {K} layouts in {timing['seconds']:.1f} s "
+    print(f"\n{game} ({'totals' if totals else 'rungs only'}): {K} layouts in {timing['seconds']:.1f} s "
           f"({1000 * timing['seconds'] / K:.0f} ms per layout, 2 workers); workers' CPU "
           f"{timing['cpu']:.1f} s ({1000 * timing['cpu'] / K:.0f} ms per layout, "
           f"{timing['cpu'] / 2:.1f} s per decision on two idle cores); play {result.advice.best}")
@@ -96,3 +101,39 @@ def test_suggest_table_sharing_nodes(bench, game):
         print(f"\n{game} ply {ply}: 20 layouts, nodes fresh {r['fresh_nodes']:,} shared "
               f"{r['shared_nodes']:,} ({r['ratio']:.3f}); {r['fresh_s']:.1f} s vs {r['shared_s']:.1f} s")
     assert all(r["shared_nodes"] <= r["fresh_nodes"] for r in rows.values())
+
+
+@pytest.mark.parametrize("game", list(DECISIONS))
+def test_suggest_rungs_nodes(bench, game):
+    """Nodes of K = 20 layouts at the first card solved one after another on one engine, with
+    every card's exact total (the full solve) and with its outcome rung only (``--no-totals``).
+    Deterministic: the measure of what the rungs save."""
+    from solver.search.solve import new_engine
+    from solver.view import sample_layouts
+    from solver.view.suggest import layout_rungs, score_layout
+    path, seat = DECISIONS[game]
+    info = read_view(path, seat)
+    texts = [info.fill(layout).dump() for layout in sample_layouts(info, 20, 1)]
+    counts = {}
+
+    def go():
+        import solver.run.pool as pool
+        engine = pool.worker_engine(64)
+        for name in ("totals", "rungs"):
+            nodes = 0
+            for text in texts:
+                engine.clear()
+                engine.reset_nodes()
+                if name == "totals":
+                    score_layout(text, seat, "score", 64)
+                else:
+                    from solver.deals.deal import loads
+                    layout_rungs(loads(text, "<layout>"), seat, engine, False)
+                nodes += engine.nodes
+            counts[name] = nodes
+
+    bench.group = "suggest rungs"
+    bench.pedantic(go, rounds=1, iterations=1)
+    bench.extra_info.update(counts)
+    print(f"\n{game}, first card, 20 layouts: nodes with totals {counts['totals']:,}, rungs only "
+          f"{counts['rungs']:,} ({counts['rungs'] / counts['totals']:.2f})")

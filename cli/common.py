@@ -169,6 +169,17 @@ tt_option = click.option("--tt-mb", "tt_mb", type=click.IntRange(1, 65536), defa
                               "every search, so a large one is much slower (4096 MB: about 20 times).")
 
 
+threads_option = click.option(
+    "--threads", "threads", type=click.IntRange(1, 256), default=None,
+    help="Threads searching at once (default: all cores).  The answer is the same for any "
+         "number; node counts vary.")
+
+
+def thread_count(threads: int | None) -> int:
+    """``--threads``, or every core by default."""
+    return threads or os.cpu_count() or 1
+
+
 @contextlib.contextmanager
 def progress_bar(label: str, quiet: bool = False):
     """A progress bar on standard error for long work, shown only on a terminal.  Yields an

@@ -7,7 +7,17 @@ import click
 from solver import solve as solve_deal
 from solver.report.solve import solve_json, solve_report
 
-from .common import deal_argument, emit_json, json_option, objective_option, read_deal, rule_option, tt_option
+from .common import (
+    deal_argument,
+    emit_json,
+    json_option,
+    objective_option,
+    read_deal,
+    rule_option,
+    thread_count,
+    threads_option,
+    tt_option,
+)
 from .limits import EXIT_PARTIAL, end_progress, limit_options, limits_of, search_progress
 
 
@@ -17,9 +27,10 @@ from .limits import EXIT_PARTIAL, end_progress, limit_options, limits_of, search
 @objective_option
 @json_option
 @tt_option
+@threads_option
 @limit_options
 def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_json: bool, tt_mb: int,
-                  node_limit: int | None, time_limit: float | None) -> None:
+                  threads: int | None, node_limit: int | None, time_limit: float | None) -> None:
     """Solve the position in FILE exactly (FILE may be - for standard input).
 
     Prints the position, the final totals of both sides under perfect play (counting `taken`
@@ -34,6 +45,9 @@ def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     worse), "exact": false in the JSON, and exits 5.  On a terminal a search longer than a
     second shows the proven bounds; Ctrl-C stops it with them (exit 130).
 
+    --threads N: the legal cards are scored by N threads at once (default: all cores), all
+    searching one table; the answer is the same for any N.  With a limit, one thread.
+
     \b
     Examples:
       stich solve examples/scharwenzel-ending.toml
@@ -47,7 +61,8 @@ def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     progress = search_progress(deal, quiet=as_json)
     try:
         result = solve_deal(deal, objective=objective, tt_megabytes=tt_mb,
-                            limits=limits_of(node_limit, time_limit), progress=progress)
+                            limits=limits_of(node_limit, time_limit), progress=progress,
+                            threads=thread_count(threads))
     finally:
         end_progress(progress)
     if as_json:

@@ -33,6 +33,10 @@ from .limits import EXIT_PARTIAL, limit_options, limits_of
 @click.option("--exact", is_flag=True, help="Solve every consistent layout once (the default "
                                             f"when there are at most {EXACT_LIMIT}).")
 @objective_option
+@click.option("--no-totals", "no_totals", is_flag=True,
+              help="With --objective score: only the outcome level each card forces on each "
+                   "layout, not its exact total (no expected totals; about half the search at "
+                   "the first card of a whole deal).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Worker processes (default: all cores; 1 solves in this process).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDR",
@@ -42,7 +46,7 @@ from .limits import EXIT_PARTIAL, limit_options, limits_of
 @tt_option
 @limit_options
 def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed: int, exact: bool,
-                    objective: str, jobs: int | None, dask_address: str | None,
+                    objective: str, no_totals: bool, jobs: int | None, dask_address: str | None,
                     rules: tuple[str, ...], as_json: bool, tt_mb: int, node_limit: int | None,
                     time_limit: float | None) -> None:
     """Which card to play from what a seat can see (the player's view, single dummy).
@@ -64,6 +68,9 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     Played cards are named where they came from.  A void shown by a failure to follow
     (where following is compulsory) is respected in every layout.
 
+    --no-totals (with --objective score): each card's outcome level only, not its exact
+    total, on each layout (the advice then goes by the expected level alone).
+
     --node-limit / --time-limit apply to each layout: a layout that hits them is left out
     of the figures and counted apart ("NOT EXACT" in the report; "exact": false and
     "layouts_left_out" in the JSON), and the exit status is 5; if every layout hits them
@@ -77,6 +84,8 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     """
     if exact and samples is not None:
         raise InputError("--exact and --samples exclude each other")
+    if no_totals and objective != "score":
+        raise InputError("--no-totals needs --objective score (the totals decide otherwise)")
     info = read_view(deal_file, seat, parse_rule_overrides(rules))
     to_move = info.to_move
     if to_move is None:
@@ -88,7 +97,7 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
             result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
                              objective=objective, jobs=jobs, dask_address=dask_address,
                              tt_megabytes=tt_mb, progress=update,
-                             limits=limits_of(node_limit, time_limit))
+                             limits=limits_of(node_limit, time_limit), totals=not no_totals)
     except NoExactLayout as exc:
         click.echo(f"stich: {exc} (raise --node-limit or --time-limit)", err=True)
         raise SystemExit(EXIT_PARTIAL) from None

@@ -15,6 +15,8 @@ from .common import (
     progress_bar,
     read_deal,
     rule_option,
+    thread_count,
+    threads_option,
     tt_option,
 )
 from .limits import exit_if_partial, limit_options, limits_of
@@ -26,9 +28,10 @@ from .limits import exit_if_partial, limit_options, limits_of
 @objective_option
 @json_option
 @tt_option
+@threads_option
 @limit_options
 def table_command(deal_file: str, rules: tuple[str, ...], objective: str, as_json: bool, tt_mb: int,
-                  node_limit: int | None, time_limit: float | None) -> None:
+                  threads: int | None, node_limit: int | None, time_limit: float | None) -> None:
     """The double-dummy table of the deal in FILE (like the bridge solver's DD table).
 
     Scharwenzel: the tricks and the deal score for every trump suit and every first leader,
@@ -40,6 +43,9 @@ def table_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     proven (the totals as low..high ranges, the outcome levels still possible), the JSON says
     "exact": false, and the command exits 5.  Ctrl-C prints the cells finished (exit 130).
 
+    --threads N: N trumps are solved at once (default: all cores), each thread with a table
+    of its own (--tt-mb each); every cell is the same for any N.
+
     \b
     Examples:
       stich table examples/scharwenzel-deal.toml
@@ -49,7 +55,7 @@ def table_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     deal = read_deal(deal_file, rules)
     with progress_bar("table", as_json) as update:
         table = dd_table(deal, tt_megabytes=tt_mb, objective=objective, progress=update,
-                         limits=limits_of(node_limit, time_limit))
+                         limits=limits_of(node_limit, time_limit), threads=thread_count(threads))
     if as_json:
         emit_json(table_json(table))
     else:

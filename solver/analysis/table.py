@@ -5,10 +5,16 @@ with the tricks and the deal score, and the trump each seat should name as decla
 Schafkopf2: the deal under each trump of the card17 mode.  The transposition table is kept
 between cells that share a trump (only the leader changes, so every stored position is still
 the same position); a new trump renumbers the cards, so the table starts afresh.
+
+With ``threads`` the trumps are solved in parallel: each thread takes the next trump not yet
+taken and solves its cells in order on an engine of its own, as one thread would (so every
+cell, its node count included, is the same for any number of threads).
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 from dataclasses import dataclass, replace
 
 from solver.core.anytime import Limits
@@ -62,33 +68,22 @@ def variant(deal: Deal, **changes) -> Deal:
 
 
 def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective: str = "score",
-             progress=None, limits: Limits | None = None) -> Table:
+             progress=None, limits: Limits | None = None, threads: int = 1) -> Table:
     """Solve every cell.  ``progress(done, total)`` is called after each cell.  ``limits``
     apply to each cell: a cell that hits them holds only what is proven (ranges and the
-    outcome levels still possible).  Ctrl-C ends the table with the cells finished."""
+    outcome levels still possible).  Ctrl-C ends the table with the cells finished.
+    ``threads``: trumps solved at once (see the module's docstring)."""
     spec = deal.game_spec
     plan = spec.table_variations(deal)
     if plan is None:
         raise DealError(f"{spec.title} has no trump to choose, so there is no table", "game", deal.source)
-    engine = new_engine(tt_megabytes)
-    cells: list[Cell] = []
-    stopped = None
-    for k, (suit, leader, changes) in enumerate(plan):
-        cell_deal = variant(deal, trump=suit, leader=leader, **changes)
-        same_trump = k > 0 and plan[k - 1][0] == suit
-        try:
-            result = solve(cell_deal, objective=objective, engine=engine, with_moves=False,
-                           keep_tt=same_trump, limits=limits)
-        except KeyboardInterrupt:
-            stopped = "interrupt"
-            break
-        cells.append(Cell(suit, leader, result.totals, result.outcome, result.nodes, result.exact,
-                          result.bounds, result.levels))
-        stopped = stopped or result.stopped
-        if result.stopped == "interrupt":
-            break
-        if progress:
-            progress(k + 1, len(plan))
+    runs = _trump_runs(plan)
+    if threads > 1 and len(runs) > 1:
+        cells, stopped = _cells_in_threads(deal, runs, len(plan), tt_megabytes, objective,
+                                           progress, limits, threads)
+    else:
+        cells, stopped = _cells(deal, runs, len(plan), new_engine(tt_megabytes), objective,
+                                progress, limits)
     best: dict[int, int] = {}
     if spec.declarer:               # the trump each seat should name as declarer
         by_declarer = spec.declarer_leads(deal.options)
@@ -100,6 +95,107 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
             best[seat] = max(SUITS, key=lambda s: (signed_score(_find(cells, s, leader).outcome, side),
                                                    _find(cells, s, leader).totals[side], -s))
     return Table(deal, tuple(cells), best, bool(deal.play), len(plan), stopped)
+
+
+def _trump_runs(plan: list) -> list[list]:
+    """The plan's cells (number, trump, leader, changes) in runs of one trump."""
+    runs: list[list] = []
+    for k, (suit, leader, changes) in enumerate(plan):
+        if not runs or runs[-1][0][1] != suit:
+            runs.append([])
+        runs[-1].append((k, suit, leader, changes))
+    return runs
+
+
+def _solve_cell(deal: Deal, engine, cell: tuple, first: bool, objective: str,
+                limits: Limits | None):
+    """One cell on ``engine`` (its table kept from the cell before unless ``first``)."""
+    k, suit, leader, changes = cell
+    cell_deal = variant(deal, trump=suit, leader=leader, **changes)
+    result = solve(cell_deal, objective=objective, engine=engine, with_moves=False,
+                   keep_tt=not first, limits=limits)
+    return Cell(suit, leader, result.totals, result.outcome, result.nodes, result.exact,
+                result.bounds, result.levels), result.stopped
+
+
+def _cells(deal: Deal, runs: list[list], total: int, engine, objective: str, progress,
+           limits: Limits | None) -> tuple[list[Cell], str | None]:
+    """Every cell in order on one engine; Ctrl-C keeps the cells finished."""
+    cells: list[Cell] = []
+    stopped = None
+    for run in runs:
+        for i, cell in enumerate(run):
+            try:
+                done, why = _solve_cell(deal, engine, cell, i == 0, objective, limits)
+            except KeyboardInterrupt:
+                return cells, "interrupt"
+            cells.append(done)
+            stopped = stopped or why
+            if why == "interrupt":
+                return cells, stopped
+            if progress:
+                progress(len(cells), total)
+    return cells, stopped
+
+
+def _cells_in_threads(deal: Deal, runs: list[list], total: int, tt_megabytes: int,
+                      objective: str, progress, limits: Limits | None,
+                      threads: int) -> tuple[list[Cell], str | None]:
+    """Every cell, the runs of one trump shared out to ``threads`` threads (an engine
+    each); the cells come back in the plan's order.  On Ctrl-C the threads' searches are
+    stopped and only the cells finished before are kept."""
+    engines = [new_engine(tt_megabytes) for _ in range(min(threads, len(runs)))]
+    todo = iter(runs)
+    lock = threading.Lock()
+    finished: queue.Queue = queue.Queue()
+    cancel = threading.Event()
+
+    def work(engine) -> None:
+        try:
+            while not cancel.is_set():
+                with lock:
+                    run = next(todo, None)
+                if run is None:
+                    return
+                for i, cell in enumerate(run):
+                    if cancel.is_set():
+                        return
+                    done, why = _solve_cell(deal, engine, cell, i == 0, objective, limits)
+                    finished.put((cell[0], done, why))
+        except BaseException as error:          # handed to the caller's thread
+            finished.put((None, error, None))
+        finally:
+            finished.put(None)
+
+    workers = [threading.Thread(target=work, args=(e,), daemon=True) for e in engines]
+    for thread in workers:
+        thread.start()
+    got: dict[int, Cell] = {}
+    stopped = None
+    running = len(workers)
+    try:
+        while running:
+            item = finished.get()
+            if item is None:
+                running -= 1
+                continue
+            k, done, why = item
+            if k is None:
+                raise done
+            got[k] = done
+            stopped = stopped or why
+            if progress:
+                progress(len(got), total)
+    except KeyboardInterrupt:
+        cancel.set()
+        for engine in engines:          # stop the searches under way: their cells are dropped
+            engine.limit(nodes=1)
+        stopped = "interrupt"
+    finally:
+        cancel.set()
+        for thread in workers:
+            thread.join()
+    return [got[k] for k in sorted(got)], stopped
 
 
 def _find(cells, trump, leader) -> Cell | None:

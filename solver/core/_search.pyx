@@ -13,6 +13,9 @@ include "state.pxi"
 include "objective.pxi"
 include "tt.pxi"
 include "limits.pxi"
+include "keys.pxi"
+include "bounds.pxi"
+include "order.pxi"
 include "part.pxi"
 include "search.pxi"
 
@@ -29,13 +32,22 @@ class SearchLimit(Exception):
 
 cdef class Engine:
     cdef Searcher* s
+    cdef TT* tt                         # the exact table searched: its own, or the owner's
     cdef int depth
     cdef Undo undo[MAXPLY]
     cdef readonly int megabytes
     cdef bint goal_ready
     cdef readonly object layouts_of     # the information set whose layouts the table serves
+    cdef readonly Engine table_owner    # the engine whose exact table this one searches (share)
 
-    def __cinit__(self, int tt_megabytes=64):
+    def __cinit__(self, int tt_megabytes=64, Engine share=None):
+        """``share``: search that engine's exact table (``table_owner``), in another thread
+        at the same time, on the same deal under the same rules: the threads of one solve
+        (tt.pxi's seqlock keeps every entry whole).  The owner clears the table; this engine
+        keeps only a partition table of its own (an eighth of the owner's budget), and starts
+        with the owner's switches.  Make every sharing engine before searches start."""
+        if share is not None:
+            tt_megabytes = share.megabytes
         if tt_megabytes < 1:
             raise ValueError("the transposition table needs at least 1 MB")
         self.s = <Searcher*> calloc(1, sizeof(Searcher))
@@ -45,15 +57,22 @@ cdef class Engine:
         # small), the rest for the exact table
         budget = (<uint64_t> tt_megabytes) << 20
         part_bytes = budget // PART_SHARE
-        if tt_init(&self.s.tt, budget - part_bytes) != 0:
+        if share is None and tt_init(&self.s.tt, budget - part_bytes) != 0:
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
         if part_init(&self.s.pt, part_bytes) != 0:
-            tt_free(&self.s.tt)
+            if share is None:
+                tt_free(&self.s.tt)
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a {tt_megabytes} MB transposition table")
+        if share is None:
+            self.tt = &self.s.tt
+        else:
+            self.table_owner = share
+            self.tt = share.tt
+            self.tt.concurrent += 1
         self.s.c.pt = &self.s.pt
         self.s.c.use_part = PART_ON if self.s.pt.nbuckets else 0
         self.megabytes = tt_megabytes
@@ -65,12 +84,32 @@ cdef class Engine:
         self.s.c.order_lead = 1
         self.s.c.use_canon = 1
         self.s.c.trick_scale = 1
+        if share is not None:           # the owner's techniques (switches)
+            self.s.c.use_tt = share.s.c.use_tt
+            self.s.c.use_etc = share.s.c.use_etc
+            self.s.c.use_merge = share.s.c.use_merge
+            self.s.c.use_bounds = share.s.c.use_bounds
+            self.s.c.use_order = share.s.c.use_order
+            self.s.c.order_lead = share.s.c.order_lead
+            self.s.c.use_canon = share.s.c.use_canon
+            self.s.c.use_part = share.s.c.use_part if self.s.pt.nbuckets else 0
 
     def __dealloc__(self):
         if self.s != NULL:
-            tt_free(&self.s.tt)
+            if self.tt == &self.s.tt:
+                tt_free(&self.s.tt)
+            elif self.table_owner is not None:     # (None only if a cycle was broken first)
+                self.tt.concurrent -= 1
             part_free(&self.s.pt)
             free(self.s)
+
+    cdef void _forget(self) noexcept:
+        """Clear the tables this engine may clear: both of its own, or (sharing another's
+        exact table) only its partition table."""
+        if self.table_owner is None:
+            tables_clear(self.tt, &self.s.pt)
+        else:
+            part_clear(&self.s.pt)
 
     # --- set up ---------------------------------------------------------------------------
 
@@ -85,7 +124,7 @@ cdef class Engine:
         if len(t["stock"]) > MAXSTOCK or len(t["stock"]) >= 64:
             raise ValueError("stock too long")
         if not keep_tt:
-            tables_clear(&self.s.tt, &self.s.pt)
+            self._forget()
             self.layouts_of = None
         self._setup_cards(t)
         self._setup_rules(t)
@@ -95,9 +134,9 @@ cdef class Engine:
         self._setup_position(t)
         self._check_move_room()
         self.objective()
-        part_update(&self.s.c)
+        search_update(&self.s.c)
         self.depth = 0
-        memset(self.s.c.hist, 0, sizeof(self.s.c.hist))
+        history_clear(&self.s.c)
 
     def _setup_cards(self, dict t):
         """Seats and sides; each card's suit, value and pile (the card beneath, the card on it)."""
@@ -106,6 +145,9 @@ cdef class Engine:
         c.nseats = t["seats"]
         for i in range(c.nseats):
             c.side[i] = t["side"][i]
+        for i in range(2 * MAXSEATS + 1):
+            c.seat_of[i] = i % c.nseats
+        c.two_sides_of_one = 1 if c.nseats == 2 and c.side[0] != c.side[1] else 0
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
@@ -113,8 +155,10 @@ cdef class Engine:
             c.over[i] = -1
         c.has_piles = 0
         for i in range(MAXCARDS):
+            c.uncover[i] = 0
             if c.under[i] >= 0:
                 c.over[c.under[i]] = i
+                c.uncover[i] = st_bit(c.under[i])
                 c.has_piles = 1
         for i in range(4):
             c.suit_mask[i] = t["suit_mask"][i]
@@ -125,6 +169,7 @@ cdef class Engine:
             if 0 <= c.suit[i] < 4 and c.suit_mask[c.suit[i]]:
                 c.rank[i] = i - st_ctz(c.suit_mask[c.suit[i]])
             c.cheap_key[i] = (c.value[i] << 8) + c.rank[i]
+        setup_follow_scores(c)
         c.nomerge = t["nomerge"]
 
     def _setup_rules(self, dict t):
@@ -140,6 +185,8 @@ cdef class Engine:
         c.beat_table = 1 if t["beat_by"] else 0        # the order-based bounds are off then
         for i in range(MAXCARDS):
             c.beat_by[i] = t["beat_by"][i] if t["beat_by"] else 0
+        for i in range(MAXCARDS):
+            c.beats[i] = beaters_of(c, i)
 
     def _setup_value_classes(self):
         """Cards grouped by value: a sum of values is a few popcounts (``value_sum``)."""
@@ -166,6 +213,9 @@ cdef class Engine:
         c.value_bits = 0
         while (1 << c.value_bits) < c.nvc + 1:
             c.value_bits += 1
+        c.key_planes = c.owner_bits + c.value_bits + c.has_piles
+        for i in range(c.nseats):
+            c.oflip[i] = (i ^ c.nseats) & ((1 << c.owner_bits) - 1)
         for i in range(4):
             c.vc_plane[i] = 0
             for k in range(c.nvc):
@@ -219,16 +269,24 @@ cdef class Engine:
         c.leader = t["leader"]
         c.tlen = 0
         c.tb = 0
+        c.tcards = 0
         trick = t["trick"]
         for card in trick:
             inplay |= st_bit(card)
         c.inplay = inplay
+        c.inplay_points = value_sum(c, inplay)
         c.tricks_left = st_popcount(inplay) // n
         for k, card in enumerate(trick):
-            seat = (c.leader + k) % n
+            seat = c.seat_of[c.leader + k]
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
-            play_card(c, seat, card)
+        for k in range(c.owner_bits):       # who owns each card (canonical keys)
+            c.oplane[k] = c.stock_rest if (n >> k) & 1 else 0
+            for seat in range(n):
+                if (seat >> k) & 1:
+                    c.oplane[k] |= c.hand[seat]
+        for k, card in enumerate(trick):
+            play_card(c, c.seat_of[c.leader + k], card)
 
     def _setup_extras(self, dict t):
         """The pair bonus, the run bonus and the final payoff table (objective.pxi)."""
@@ -245,6 +303,10 @@ cdef class Engine:
             c.pair_val[k] = worth
             c.pair_cards |= st_bit(a) | st_bit(b)
         c.nomerge |= c.pair_cards
+        c.mergeable = 0
+        for k in range(MAXCARDS):
+            if c.under[k] < 0 and not (c.nomerge >> k) & 1:
+                c.mergeable |= st_bit(k)
         c.run_tricks, c.run_value = t.get("run", (0, 0))
         goal = t.get("goal")
         c.goal = 0
@@ -297,14 +359,15 @@ cdef class Engine:
                 raise ValueError("part: True, False or 'stock'")
             c.use_part = 0 if not (part and self.s.pt.nbuckets) else (
                 PART_STOCK if part == "stock" else PART_ON)
-        part_update(c)
+        search_update(c)
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
                 "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part)}
 
     def clear(self):
-        """Forget everything learnt: transposition table and history."""
-        tables_clear(&self.s.tt, &self.s.pt)
+        """Forget everything learnt: transposition table and history (sharing another
+        engine's table: only this engine's partition table)."""
+        self._forget()
         self.layouts_of = None
         self.s.c.nodes = 0
 
@@ -315,16 +378,20 @@ cdef class Engine:
         every layout are kept (canonical keys once no stock card is left: they name who holds
         each card in play and the piles); all others are forgotten.  Returns whether any were
         kept."""
+        if self.table_owner is not None:
+            raise ValueError("an engine sharing another's table does not keep layouts")
         if token is not None and token == self.layouts_of:
-            tables_next_layout(&self.s.tt, &self.s.pt)
+            tables_next_layout(self.tt, &self.s.pt)
             return True
-        tables_clear(&self.s.tt, &self.s.pt)
+        tables_clear(self.tt, &self.s.pt)
         self.layouts_of = token
         return False
 
     def new_search(self):
-        """Start a new generation: older entries are replaced first."""
-        self.s.tt.gen = <uint8_t> ((self.s.tt.gen % 255) + 1)
+        """Start a new generation: older entries are replaced first.  (The owner of a shared
+        table starts them.)"""
+        if self.table_owner is None:
+            self.tt.gen = <uint8_t> ((self.tt.gen % 255) + 1)
 
     # --- moving along a line ----------------------------------------------------------------
 
@@ -362,6 +429,8 @@ cdef class Engine:
         c.trick_scale = trick_scale
         c.extra_own = extra_own
         c.extra_other = extra_other
+        c.obj_id = objective_id(c)
+        search_update(c)
 
     @property
     def value_range(self):
@@ -459,7 +528,7 @@ cdef class Engine:
             return self._with_shows([groups[k] for k in sorted(groups)])
         for rep in groups:
             reps |= st_bit(rep)
-        n = order_moves(c, to_move(c), reps, moves, stored_move(c, &self.s.tt, reps))
+        n = order_moves(c, to_move(c), reps, moves, stored_move(c, self.tt, reps))
         return self._with_shows([groups[moves[i]] for i in range(n)])
 
     def _with_shows(self, list groups):
@@ -487,14 +556,14 @@ cdef class Engine:
                 legal = legal_mask(c, seat)
                 if c.use_merge:
                     legal = merge_equivalent(c, legal)
-                n = order_moves(c, seat, legal, moves, stored_move(c, &self.s.tt, legal))
+                n = order_moves(c, seat, legal, moves, stored_move(c, self.tt, legal))
                 if c.npair and c.tlen == 0:
                     n = add_show_choices(c, seat, moves, n, -1)
                 chosen = -1
                 for i in range(n):
                     x = moves[i]
                     with nogil:
-                        keeps = keeps_value(c, &self.s.tt, seat, x, current, &undo[k])
+                        keeps = keeps_value(c, self.tt, seat, x, current, &undo[k])
                     if c.aborted:
                         raise SearchLimit(*self.value_range)
                     if keeps:
@@ -544,9 +613,9 @@ cdef class Engine:
             g = (lo + hi) // 2
         with nogil:
             if step:
-                r = mtd_step(c, &self.s.tt, g, &lo, &hi)
+                r = mtd_step(c, self.tt, g, &lo, &hi)
             else:
-                r = mtdf(c, &self.s.tt, g, &lo, &hi)
+                r = mtdf(c, self.tt, g, &lo, &hi)
         if c.aborted:
             raise SearchLimit(lo, hi)
         return r
@@ -566,7 +635,7 @@ cdef class Engine:
         if c.aborted:
             raise SearchLimit(lo, hi)
         with nogil:
-            r = alphabeta(c, &self.s.tt, target - 1, target)
+            r = alphabeta(c, self.tt, target - 1, target)
         if c.aborted:
             raise SearchLimit(lo, hi)
         return r >= target
@@ -614,13 +683,14 @@ cdef class Engine:
             c.stat_cut_first[i] = 0
 
     def tt_stats(self):
-        cdef TT* t = &self.s.tt
+        cdef TT* t = self.tt
+        cdef Ctx* c = &self.s.c
         cdef uint64_t used = 0, i
         for i in range(t.nbuckets * TT_WAYS):
             if t.entries[i].depth and t.entries[i].epoch == t.epoch:
                 used += 1
         return {"megabytes": self.megabytes, "entries": t.nbuckets * TT_WAYS, "used": used,
-                "probes": t.probes, "hits": t.hits, "stores": t.stores,
+                "probes": c.tt_probes, "hits": c.tt_hits, "stores": c.tt_stores,
                 "entry_bytes": sizeof(TTEntry), "part_probes": self.s.pt.probes,
                 "part_hits": self.s.pt.hits, "part_stores": self.s.pt.stores}
 

@@ -34,6 +34,7 @@ cdef enum:
     SHOW_NONE = 7           # lead without showing a pair that could be shown (a replayed game)
 
 ctypedef struct Undo:
+    uint64_t cards          # the cards of the trick the move finished
     int seat
     int card
     int finished
@@ -165,6 +166,7 @@ cdef inline void do_move(Ctx* c, int seat, int move, Undo* u) noexcept nogil:
         u.old_leader = c.leader
         u.old_tag = c.tag
         u.old_pts = c.goal_pts
+        u.cards = c.tcards
         u.drew = finish_trick(c, u.winner)
         if c.extras:
             tag_after_trick(c, u.winner, points)
@@ -176,10 +178,37 @@ cdef inline void undo_move(Ctx* c, Undo* u) noexcept nogil:
     if u.finished:
         c.tag = u.old_tag
         c.goal_pts = u.old_pts
-        unfinish_trick(c, u.old_leader, u.winner, u.drew)
+        unfinish_trick(c, u.old_leader, u.winner, u.drew, u.cards)
     unplay_card(c, u.seat, u.card)
     if u.shown >= 0:
         c.tag &= ~(1 << (TAG_SHOWN_SHIFT + u.shown))
+
+
+cdef inline void do_lean(Ctx* c, int seat, int card, Undo* u) noexcept nogil:
+    """``do_move`` where the objective is plain points and the game has no extras
+    (``c.lean``): no pair to show, no history, no streak to stop."""
+    cdef int w
+    u.seat = seat
+    u.card = card
+    u.stop = 0
+    play_card(c, seat, card)
+    if c.tlen == c.nseats:
+        w = trick_winner(c)
+        u.winner = w
+        u.gain = c.trick_scale * trick_points(c) if c.side[w] == c.max_side else 0
+        u.old_leader = c.leader
+        u.cards = c.tcards
+        u.drew = finish_trick(c, w)
+        u.finished = 1
+    else:
+        u.gain = 0
+        u.finished = 0
+
+
+cdef inline void undo_lean(Ctx* c, Undo* u) noexcept nogil:
+    if u.finished:
+        unfinish_trick(c, u.old_leader, u.winner, u.drew, u.cards)
+    unplay_card(c, u.seat, u.card)
 
 
 cdef inline int last_trick_gain(Ctx* c, int wseat, int pts) noexcept nogil:
@@ -230,14 +259,19 @@ cdef inline void value_range(Ctx* c, int* lo, int* hi) noexcept nogil:
 
 
 cdef inline uint32_t objective_id(Ctx* c) noexcept nogil:
+    """The objective's part of a table key: every parameter that changes a value (kept in
+    ``c.obj_id`` when the objective is set).  Bits 0..5: the mode, the side, trick_scale 2,
+    the two extra weights, the goal; bit 6: trick_scale 0 (so 0, 1 and 2 all differ; the
+    keys place bit 6 apart, keys.pxi)."""
     return <uint32_t> (c.mode | (c.max_side << 1) | ((1 if c.trick_scale == 2 else 0) << 2)
-                       | (c.extra_own << 3) | (c.extra_other << 4) | (c.goal << 5))
+                       | (c.extra_own << 3) | (c.extra_other << 4) | (c.goal << 5)
+                       | ((1 if c.trick_scale == 0 else 0) << 6))
 
 
 cdef inline uint32_t history_key(Ctx* c) noexcept nogil:
     """The history bits of the table key (above the leader's 3 bits, around the objective's
-    6 bits at 7..12): won tricks and the run at 3..6, shown pairs at 13..16, with a goal side
-    0's trick points at 17..24.  All zero in games without extras."""
+    bits at 7..12 and 25): won tricks and the run at 3..6, shown pairs at 13..16, with a goal
+    side 0's trick points at 17..24.  All zero in games without extras."""
     cdef uint32_t k = ((<uint32_t> c.tag & 15) << 3) | ((<uint32_t> (c.tag >> 4) & 15) << 13)
     if c.goal:
         k |= (<uint32_t> (c.goal_pts & 255)) << 17

@@ -2,7 +2,7 @@
 # every position that differs from the one searched only in cards too low to have mattered.
 #
 # While a subtree is searched, ``c.rel`` collects the cards in play whose rank mattered
-# (``alphabeta`` saves and restores it around each node, so a node sees its own subtree's
+# (``search_child`` saves and restores it around each node, so a node sees its own subtree's
 # cards).  Per suit the cut is the lowest such card; every card above it counts too.  An entry
 # stores the position's canonical planes (search.pxi) and per suit how many top cards are
 # relevant; it holds for any position with the same leader, objective and suit lengths, the
@@ -41,6 +41,8 @@ cdef int part_init(PartTT* t, uint64_t nbytes) noexcept nogil:
     cdef uint64_t n = nbytes // (sizeof(PartEntry) * PART_WAYS)
     t.entries = NULL
     t.nbuckets = 0
+    t.epoch = 1
+    t.shared_from = 1
     t.probes = 0
     t.hits = 0
     t.stores = 0
@@ -60,22 +62,32 @@ cdef void part_free(PartTT* t) noexcept nogil:
         t.nbuckets = 0
 
 
-cdef void part_follow_epoch(PartTT* t, TT* tt) noexcept nogil:
-    """The exact table wiped itself (its epoch wrapped to 1): wipe this one too."""
-    if tt.epoch == 1 and t.entries != NULL:
-        memset(t.entries, 0, t.nbuckets * PART_WAYS * sizeof(PartEntry))
+cdef void part_next_layout(PartTT* t) noexcept nogil:
+    """``tt_next_layout`` for the partition table (its own epochs, bumped with the exact
+    table's: so an engine sharing another's exact table clears its own partition table)."""
+    t.epoch += 1
+    if t.epoch == 0:          # wrapped after 65535 clears: wipe for real
+        if t.entries != NULL:
+            memset(t.entries, 0, t.nbuckets * PART_WAYS * sizeof(PartEntry))
+        t.epoch = 1
+        t.shared_from = 1
+
+
+cdef void part_clear(PartTT* t) noexcept nogil:
+    part_next_layout(t)
+    t.shared_from = t.epoch
 
 
 cdef void tables_clear(TT* tt, PartTT* pt) noexcept nogil:
-    """Forget every entry of both tables (the partition table lives by the exact one's epochs)."""
+    """Forget every entry of both tables."""
     tt_clear(tt)
-    part_follow_epoch(pt, tt)
+    part_clear(pt)
 
 
 cdef void tables_next_layout(TT* tt, PartTT* pt) noexcept nogil:
     """``tt_next_layout`` for both tables: only the shared entries stay."""
     tt_next_layout(tt)
-    part_follow_epoch(pt, tt)
+    part_next_layout(pt)
 
 
 cdef inline void part_update(Ctx* c) noexcept nogil:
@@ -160,8 +172,8 @@ cdef inline int part_cuts(Ctx* c, uint64_t rel) noexcept nogil:
     return cuts
 
 
-cdef inline bint part_live(TT* tt, PartEntry* e) noexcept nogil:
-    return e.depth and (e.epoch == tt.epoch or (e.shared and e.epoch >= tt.shared_from))
+cdef inline bint part_live(PartTT* t, PartEntry* e) noexcept nogil:
+    return e.depth and (e.epoch == t.epoch or (e.shared and e.epoch >= t.shared_from))
 
 
 cdef inline bint part_matches(Ctx* c, PartEntry* e, uint64_t sm, uint64_t ka, uint64_t kb,
@@ -180,7 +192,7 @@ cdef inline PartEntry* part_probe(Ctx* c, TT* tt, PartEntry* bucket, uint64_t sm
     cdef PartTT* t = c.pt
     t.probes += 1
     for i in range(PART_WAYS):
-        if part_live(tt, &bucket[i]) and part_matches(c, &bucket[i], sm, ka, kb, kc):
+        if part_live(t, &bucket[i]) and part_matches(c, &bucket[i], sm, ka, kb, kc):
             t.hits += 1
             return &bucket[i]
     return NULL
@@ -195,17 +207,14 @@ cdef inline void part_store(Ctx* c, TT* tt, PartEntry* bucket, uint64_t sm, uint
     cdef PartEntry* e = NULL
     cdef PartEntry* victim = &bucket[0]
     cdef int i, s, score, best_score = 1 << 30, cuts = part_cuts(c, c.rel), a, b
+    cdef bint live
     c.pt.stores += 1
     for i in range(PART_WAYS):
-        if not part_live(tt, &bucket[i]):
-            if best_score > -1:
-                best_score = -1
-                victim = &bucket[i]
-            continue
-        if part_matches(c, &bucket[i], sm, ka, kb, kc):
+        live = part_live(c.pt, &bucket[i])
+        if live and part_matches(c, &bucket[i], sm, ka, kb, kc):
             e = &bucket[i]
             break
-        score = bucket[i].depth + (256 if bucket[i].gen == tt.gen else 0)
+        score = replace_score(live, bucket[i].depth, bucket[i].gen, tt.gen)
         if score < best_score:
             best_score = score
             victim = &bucket[i]
@@ -237,7 +246,7 @@ cdef inline void part_store(Ctx* c, TT* tt, PartEntry* bucket, uint64_t sm, uint
     e.move = <uint8_t> move
     e.depth = <uint8_t> depth
     e.gen = tt.gen
-    e.epoch = tt.epoch
+    e.epoch = c.pt.epoch
     e.shared = shared
 
 
@@ -258,7 +267,7 @@ cdef inline uint64_t last_trick_relevance(Ctx* c) noexcept nogil:
     cdef int wcard = st_ctz(c.hand[c.leader])
     cdef uint64_t cards = st_bit(wcard)
     for k in range(1, n):
-        s = (c.leader + k) % n
+        s = c.seat_of[c.leader + k]
         x = st_ctz(c.hand[s])
         cards |= st_bit(x)
         if (beaters(c, wcard) >> x) & 1:

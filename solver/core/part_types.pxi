@@ -11,7 +11,7 @@ ctypedef struct PartEntry:  # 40 bytes
     uint16_t cuts           # 4 bits a suit: how many of its top cards the bounds depend on
     int16_t lo
     int16_t hi
-    uint16_t epoch          # the exact table's epochs (tt.pxi): cleared along with it
+    uint16_t epoch          # valid in the table's current epoch (as the exact table's, tt.pxi)
     uint8_t move            # best card, by its place among the cards in play
     uint8_t depth           # tricks left; 0 = empty
     uint8_t gen
@@ -20,6 +20,8 @@ ctypedef struct PartEntry:  # 40 bytes
 ctypedef struct PartTT:
     PartEntry* entries
     uint64_t nbuckets       # any count (st_scale; 0: no partition table)
+    uint16_t epoch          # bumped with the exact table's (tables_clear, tables_next_layout)
+    uint16_t shared_from
     uint64_t probes
     uint64_t hits
     uint64_t stores

@@ -10,342 +10,104 @@ ctypedef struct Searcher:
     PartTT pt
 
 
-cdef enum:
-    CANON_FLAG = 1u << 31
+# Two compiled copies of the search (Cython fused types): ``Plain`` for nodes that use the
+# exact table only, and ``Tracking`` for nodes that collect relevant cards and use the
+# partition table (part.pxi).  A node tracks iff ``part_node``; a tracking node's children
+# track too (the stock never grows inside a search), so only a plain node asks.  A plain
+# node never reads ``c.rel``: cards a plain subtree would mark are never used.
+
+ctypedef struct Plain:
+    int unused
+
+ctypedef struct Tracking:
+    int unused
+
+ctypedef fused Mode:
+    Plain
+    Tracking
 
 
-cdef inline void absolute_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
-    """The position itself: cards in play, the split between hands where cards change
-    hands (the stock), the leader."""
-    ka[0] = c.inplay
-    kb[0] = c.hand[0] if c.stock_layout else 0
-    kc[0] = <uint32_t> c.leader | (objective_id(c) << 7) | history_key(c)
+ctypedef struct TrickStart:     # what a trick start knows before its moves are searched
+    uint64_t ka                 # its key (keys.pxi)
+    uint64_t kb
+    uint32_t kc
+    uint64_t sm                 # the partition table's summary (part.pxi)
+    int part                    # it uses the partition table (else the exact table)
+    TTEntry* bucket
+    PartEntry* pbucket
+    int lo                      # bounds on its value, from the range, sure points, the table
+    int hi
+    uint64_t lo_cards           # the cards the bounds lo and hi rely on (tracking only)
+    uint64_t hi_cards
+    int ttmove                  # the best card stored for it, or -1
 
 
-cdef extern from *:
-    """
-    /* A key of up to 128 bits built plane by plane: one shift and one or per plane. */
-    typedef unsigned __int128 st_key128;
-    static inline st_key128 st_put(st_key128 key, unsigned long long plane, int off) {
-        return key | ((st_key128) plane << off);
-    }
-    static inline st_key128 st_key_zero(void) { return 0; }
-    static inline unsigned long long st_key_lo(st_key128 key) { return (unsigned long long) key; }
-    static inline unsigned long long st_key_hi(st_key128 key) { return (unsigned long long) (key >> 64); }
-    """
-    ctypedef struct st_key128:
-        pass
-    st_key128 st_key_zero() noexcept nogil
-    st_key128 st_put(st_key128 key, uint64_t plane, int off) noexcept nogil
-    uint64_t st_key_lo(st_key128 key) noexcept nogil
-    uint64_t st_key_hi(st_key128 key) noexcept nogil
+cdef inline void search_update(Ctx* c) noexcept nogil:
+    """What the search reads at every node of the game, the switches and the objective,
+    worked out once whenever one of them changes."""
+    part_update(c)
+    c.etc_from = c.use_etc if (c.use_etc and c.use_tt) else MAXPLY + 1
+    c.sure_bounds = (c.use_bounds and c.mode == MODE_POINTS and not c.extras
+                     and not c.beat_table)
+    c.lean = c.mode == MODE_POINTS and not c.extras
 
 
-cdef inline int index_bits(int width) noexcept nogil:
-    """Bits to number ``width`` places."""
-    return st_msb(<uint64_t> (width - 1)) + 1 if width > 1 else 0
+cdef inline int search_child(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
+    """The value of the position just reached, searched in the mode its node needs."""
+    cdef uint64_t outer
+    cdef int v
+    if Mode is Plain:
+        return alphabeta(c, tt, alpha, beta)
+    else:
+        outer = c.rel
+        c.rel = 0
+        v = search_node(c, tt, alpha, beta, mode)
+        c.rel |= outer
+        return v
 
 
-cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
-    """The position up to renaming cards by their rank among the cards still in play:
-    per suit, the sequence of (owner, value class) from low to high, plus suit lengths.
-    Positions with the same key are the same game (the "relative ranks" of bridge
-    solvers).  A stock counts as one more owner; the stock pointer is part of the key, so
-    within one deal the cards left in the stock are the same cards in the same order.
-    With piles, a plane marks the face-down cards and each face-down card names the place
-    of the card lying on it, so the piles are part of the key too.  Only at trick starts.
-    Returns 0 if it does not fit in 128 bits (early in a deal)."""
-    cdef uint64_t inplay = c.inplay, m, stock = c.stock_rest, down = 0
-    cdef st_key128 key
-    cdef int width = st_popcount(inplay)
-    cdef int off = 0, b, s, k, y, link_bits = 0, need
-    cdef uint32_t lengths = 0
-    need = (c.owner_bits + c.value_bits + c.has_piles) * width
-    if need > 128:
-        return 0
-    if c.has_piles:
-        for s in range(c.nseats):            # at a trick start every card in play is held
-            down |= c.hand[s] & ~c.play[s]
-        link_bits = index_bits(width)
-        need += st_popcount(down) * link_bits
-    if need > 128:
-        return 0
-    key = st_key_zero()
-    for b in range(c.owner_bits):
-        m = stock if (c.nseats >> b) & 1 else 0
-        for s in range(c.nseats):
-            if (s >> b) & 1:
-                m |= c.hand[s]
-        key = st_put(key, st_pext(m, inplay), off)
-        off += width
-    for b in range(c.value_bits):
-        key = st_put(key, st_pext(c.vc_plane[b], inplay), off)
-        off += width
-    if c.has_piles:
-        key = st_put(key, st_pext(down, inplay), off)
-        off += width
-        m = down
-        while m:
-            y = st_ctz(m)
-            m &= m - 1
-            key = st_put(key, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)), off)
-            off += link_bits
-    ka[0] = st_key_lo(key)
-    kb[0] = st_key_hi(key)
-    for s in range(4):
-        lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
-    kc[0] = (CANON_FLAG | (objective_id(c) << 25) | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3)
-             | <uint32_t> c.leader)
-    return 1
+cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
+    """The value (what the maximising side still gains) of the position, fail-soft within
+    (alpha, beta).  With partition search, ``c.rel`` collects this subtree's relevant cards
+    while it is searched and adds them to the caller's afterwards."""
+    cdef Tracking* tracking = NULL
+    cdef Plain* plain = NULL
+    if part_node(c):
+        return search_child(c, tt, alpha, beta, tracking)
+    return search_node(c, tt, alpha, beta, plain)
 
 
-cdef inline void position_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
-    if c.use_canon and c.canon_ok and canonical_key(c, ka, kb, kc):
-        return
-    absolute_key(c, ka, kb, kc)
-
-
-cdef inline bint portable(Ctx* c, uint32_t kc) noexcept nogil:
-    """Whether an entry under this key holds for every layout of an information set, not only
-    for this deal: a canonical key names the owner of every card in play and the piles, but
-    not the order of a stock, so only once no stock card is left.  (Absolute keys assume the
-    deal's hands.)"""
-    return (kc & CANON_FLAG) != 0 and c.stock_rest == 0
-
-
-cdef inline int move_to_entry(Ctx* c, uint32_t kc, int card) noexcept nogil:
-    """Canonical entries remember the best card by its place among the cards in play."""
-    if kc & CANON_FLAG:
-        return st_popcount(c.inplay & (st_bit(card) - 1))
-    return card
-
-
-cdef inline int move_from_entry(Ctx* c, uint32_t kc, int stored) noexcept nogil:
-    cdef uint64_t m
-    if stored >= MAXCARDS:
-        return -1
-    if kc & CANON_FLAG:
-        m = st_pdep(st_bit(stored), c.inplay)
-        return st_ctz(m) if m else -1
-    return stored
-
-
-cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept nogil:
-    """Points each side is sure of at a trick start.  (1) Trumps above every trump the other
-    side holds or could draw win their tricks, whoever leads.  (2) Quick tricks: the leader's
-    playable cards above every other card still out in their suit win when led, one after
-    the other (nobody can overtake, so the leader keeps the lead): top trumps always, plain
-    winners once no opponent can ruff.  Cashing k top trumps draws every opponent trump when
-    each opponent holds at most k (all playable: not with face-down pile cards).
-    ``counted``: per side, the top cards its sure points counted (partition search, part.pxi)."""
-    cdef uint64_t t0 = 0, t1 = 0, sure, other, mine, outside, top_cards, m, opp = 0
-    cdef int s, k, top, best, side, lead_side, qv, drawn
-    sure_pts[0] = 0
-    sure_pts[1] = 0
-    counted[0] = 0
-    counted[1] = 0
-    if c.trump_mask:
-        for s in range(c.nseats):
-            if c.side[s] == 0:
-                t0 |= c.hand[s]
-            else:
-                t1 |= c.hand[s]
-        t0 &= c.trump_mask
-        t1 &= c.trump_mask
-        for side in range(2):
-            other = (t1 if side == 0 else t0) | (c.stock_rest & c.trump_mask)
-            mine = t0 if side == 0 else t1
-            if other:
-                top = st_msb(other)
-                sure = mine & ~((st_bit(top) << 1) - 1)
-            else:
-                sure = mine
-            if sure:
-                best = 0
-                for s in range(c.nseats):
-                    if c.side[s] == side:
-                        k = st_popcount(c.hand[s] & sure)
-                        if k > best:
-                            best = k
-                sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
-                counted[side] = sure
-    # quick tricks of the leader
-    lead_side = c.side[c.leader]
-    outside = c.inplay & ~c.hand[c.leader]
-    top_cards = 0
-    k = 0
-    drawn = 1
-    if c.trump_mask:
-        m = c.play[c.leader] & c.trump_mask
-        other = outside & c.trump_mask
-        if other:
-            m &= ~((st_bit(st_msb(other)) << 1) - 1)
-        top_cards = m
-        k = st_popcount(m)
-        for s in range(c.nseats):
-            if c.side[s] != lead_side:
-                opp |= c.hand[s]
-        opp = (opp | c.stock_rest) & c.trump_mask
-        if opp:
-            if c.has_piles or c.stock_rest & c.trump_mask:
-                drawn = 0
-            else:
-                for s in range(c.nseats):
-                    if c.side[s] != lead_side and st_popcount(c.hand[s] & c.trump_mask) > k:
-                        drawn = 0
-    if drawn and c.rule_main.must_trump:
-        # a void partner would have to ruff and take the lead away
-        for s in range(c.nseats):
-            if s != c.leader and c.side[s] == lead_side and c.hand[s] & c.trump_mask:
-                drawn = 0
-    if drawn:
-        for s in range(4):
-            if s == c.trump:
-                continue
-            m = c.play[c.leader] & c.suit_mask[s]
-            if not m:
-                continue
-            other = outside & c.suit_mask[s]
-            if other:
-                m &= ~((st_bit(st_msb(other)) << 1) - 1)
-            top_cards |= m
-    if top_cards:
-        qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
-        if qv > sure_pts[lead_side]:
-            sure_pts[lead_side] = qv
-            counted[lead_side] = top_cards
-
-
-cdef inline int last_trick(Ctx* c) noexcept nogil:
-    """The last trick plays itself: every seat has one card left."""
-    cdef int n = c.nseats, k, s, x
-    cdef int wseat = c.leader
-    cdef int wcard = st_ctz(c.hand[c.leader])
-    cdef int pts = c.value[wcard]
-    for k in range(1, n):
-        s = (c.leader + k) % n
-        x = st_ctz(c.hand[s])
-        pts += c.value[x]
-        if (beaters(c, wcard) >> x) & 1:
-            wcard = x
-            wseat = s
-    pts += c.trick_bonus + c.last_bonus
-    return last_trick_gain(c, wseat, pts)
-
-
-cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
-    """How promising it is to play ``x`` to the trick in progress (bigger first)."""
-    cdef int wpos = c.twin[c.tb + c.tlen - 1]
-    cdef int wcard = c.tcard[c.tb + wpos]
-    cdef int wseat = (c.leader + wpos) % c.nseats
-    cdef int mine = c.side[seat]
-    cdef int wins = (beaters(c, wcard) >> x) & 1
-    cdef int last = c.tlen == c.nseats - 1
-    if wins:
-        if last or c.side[wseat] != mine:
-            # take it as cheaply as possible
-            return 3000 + 8 * c.value[x] - c.rank[x]
-        return 1000 + c.value[x]
-    if c.side[wseat] == mine:
-        return 2000 + 16 * c.value[x] - c.rank[x]     # give points to the partner
-    return 500 - 16 * c.value[x] - c.rank[x]         # throw the cheapest
-
-
-cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
-    """The card of ``m`` that gives away least: lowest value, then lowest rank."""
-    cdef int best = -1, key, best_key = 1 << 30, x
-    while m:
-        x = st_ctz(m)
-        m &= m - 1
-        key = c.cheap_key[x]
-        if key < best_key:
-            best_key = key
-            best = x
-    return best
-
-
-cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
-    cdef int best = -1, key, best_key = -1, x
-    while m:
-        x = st_ctz(m)
-        m &= m - 1
-        key = (c.value[x] << 8) - c.rank[x]
-        if key > best_key:
-            best_key = key
-            best = x
-    return best
-
-
-cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
-    """Play the rest of the trick greedily after leading ``x``: opponents beat the winning
-    card as cheaply as they can or throw their cheapest card, partners throw points on a
-    trick their side wins.  Winning the trick scores high, losing it low, by its points."""
-    cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
-    cdef uint64_t a, b
-    for k in range(1, n):
-        s = (seat + k) % n
-        a = allowed_after(c, s, x, wcard)
-        if not a:
-            return 0
-        if c.side[s] != c.side[wseat]:
-            b = a & beaters(c, wcard)
-            y = cheapest(c, b) if b else cheapest(c, a)
-        elif k == n - 1:
-            y = richest(c, a & ~beaters(c, wcard)) if a & ~beaters(c, wcard) else cheapest(c, a)
-        else:
-            y = cheapest(c, a)
-        pts += c.value[y]
-        if (beaters(c, wcard) >> y) & 1:
-            wcard = y
-            wseat = s
-    pts += c.trick_bonus
-    if c.side[wseat] == c.side[seat]:
-        return 2048 + 8 * pts - c.value[x]
-    return 1024 - 8 * pts - c.value[x]
-
-
-cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
-    cdef int n = 0, j, x, sc, h
-    cdef int scores[MAXMOVES]
-    while moves:
-        x = st_ctz(moves)
-        moves &= moves - 1
-        if c.use_order:
-            h = c.hist[seat][x]
-            sc = h if h < 65535 else 65535
-            if x == ttmove:
-                sc += 1 << 30
-            elif c.tlen > 0:
-                sc += follow_score(c, seat, x) << 16
-            elif c.order_lead:
-                sc += lead_score(c, seat, x) << 16
-        else:
-            sc = 0
-        # insertion sort, descending
-        j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = sc
-        out[j] = x
-        n += 1
-    return n
-
-
-cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta) noexcept nogil:
+cdef inline int search_move(Ctx* c, TT* tt, int seat, int m, int alpha, int beta,
+                            Mode* mode) noexcept nogil:
     """Play ``m`` for ``seat``, search on, take it back; counts what the move itself earned."""
     cdef int v
     cdef Undo u
-    do_move(c, seat, m, &u)
-    if u.finished and part_node(c):
-        c.rel |= winner_relevance(c, c.tb - c.nseats, c.nseats)
+    if c.lean:
+        do_lean(c, seat, m, &u)
+    else:
+        do_move(c, seat, m, &u)
+    if Mode is Tracking:
+        if u.finished:
+            c.rel |= winner_relevance(c, c.tb - c.nseats, c.nseats)
     if u.stop or c.tricks_left == 0:
         v = u.gain
     else:
-        v = u.gain + alphabeta(c, tt, alpha - u.gain, beta - u.gain)
-    undo_move(c, &u)
+        v = u.gain + search_child(c, tt, alpha - u.gain, beta - u.gain, mode)
+    if c.lean:
+        undo_lean(c, &u)
+    else:
+        undo_move(c, &u)
     return v
+
+
+cdef inline bint tt_probe(Ctx* c, TT* tt, TTEntry* bucket, uint64_t ka, uint64_t kb, uint32_t kc,
+                          TTHit* hit) noexcept nogil:
+    """``tt_probe_bucket``, counted (the counts are the engine's: a table may be shared)."""
+    c.tt_probes += 1
+    if tt_probe_bucket(tt, bucket, ka, kb, kc, hit):
+        c.tt_hits += 1
+        return 1
+    return 0
 
 
 cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha, int beta,
@@ -361,262 +123,322 @@ cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha
     return 0
 
 
+ctypedef struct Keyed:          # the keys etc_cutoff worked out for the children's trick starts
+    uint64_t legal              # slot k: the k-th card of ``legal``
+    uint64_t keyed              # the cards whose child starts a keyed trick
+    uint64_t ka[MAXMOVES]
+    uint64_t kb[MAXMOVES]
+    uint32_t kc[MAXMOVES]
+    TTEntry* bucket[MAXMOVES]
+
+
 cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximize, int alpha,
-                           int beta, int* value, uint64_t* ka, uint64_t* kb, uint32_t* kc,
-                           uint64_t* keyed) noexcept nogil:
+                           int beta, int* value, Keyed* ks) noexcept nogil:
     """Enhanced transposition cutoff: at the last seat of a trick every card ends the trick,
     so look up each resulting position before searching any; one stored bound may already
     decide this node.  All the keys are computed and their buckets fetched first, then probed,
-    so the memory latencies overlap; the keys (slot k: the k-th card of ``legal``) are handed
-    to the children searched next (``keyed``: the cards whose child starts a keyed trick)."""
+    so the memory latencies overlap; the keys are handed to the children searched next."""
     cdef uint64_t m = legal
     cdef int x, k = 0, found = -1
     cdef int gain[MAXMOVES]
     cdef Undo u
-    cdef TTEntry* e
-    keyed[0] = 0
+    cdef TTHit e
+    ks.legal = legal
+    ks.keyed = 0
     while m:
         x = st_ctz(m)
         m &= m - 1
-        do_move(c, seat, x, &u)
+        if c.lean:
+            do_lean(c, seat, x, &u)
+        else:
+            do_move(c, seat, x, &u)
         if not u.stop and c.tricks_left >= 2 and part_node(c):
             # the trick drew the last stock cards: the child lives in the partition table
             if part_child_cutoff(c, tt, maximize, alpha, beta, u.gain, value):
                 found = x
         elif not u.stop and c.tricks_left >= 2:
-            position_key(c, &ka[k], &kb[k], &kc[k])
-            st_prefetch(tt_bucket(tt, ka[k], kb[k], kc[k]))
-            keyed[0] |= st_bit(x)
+            position_key(c, &ks.ka[k], &ks.kb[k], &ks.kc[k])
+            ks.bucket[k] = tt_bucket(tt, ks.ka[k], ks.kb[k], ks.kc[k])
+            st_prefetch(ks.bucket[k])
+            ks.keyed |= st_bit(x)
             gain[k] = u.gain
-        undo_move(c, &u)
+        if c.lean:
+            undo_lean(c, &u)
+        else:
+            undo_move(c, &u)
         if found >= 0:
             return found
         k += 1
-    m = keyed[0]
+    m = ks.keyed
     while m:
         x = st_ctz(m)
         m &= m - 1
         k = st_popcount(legal & (st_bit(x) - 1))
-        e = tt_probe_bucket(tt, tt_bucket(tt, ka[k], kb[k], kc[k]), ka[k], kb[k], kc[k])
-        if e != NULL and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
+        if tt_probe(c, tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k], &e) \
+                and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
             return x
     return -1
 
 
-cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int beta, uint64_t legal,
-                             uint64_t keyed, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
-    """``search_move``, handing the child the key ``etc_cutoff`` computed for it."""
+cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int beta, Keyed* ks,
+                             Mode* mode) noexcept nogil:
+    """``search_move``, handing the child the key ``etc_cutoff`` worked out for it."""
     cdef int k
-    if (keyed >> m) & 1:
-        k = st_popcount(legal & (st_bit(m) - 1))
+    if ks != NULL and (ks.keyed >> m) & 1:
+        k = st_popcount(ks.legal & (st_bit(m) - 1))
         c.pre_valid = 1
-        c.pre_ka = ka[k]
-        c.pre_kb = kb[k]
-        c.pre_kc = kc[k]
-    return search_move(c, tt, seat, m, alpha, beta)
+        c.pre_ka = ks.ka[k]
+        c.pre_kb = ks.kb[k]
+        c.pre_kc = ks.kc[k]
+        c.pre_bucket = <void*> ks.bucket[k]
+    return search_move(c, tt, seat, m, alpha, beta, mode)
 
 
-cdef int alphabeta(Ctx* c, TT* tt, int alpha, int beta) noexcept nogil:
-    """The value (what the maximising side still gains) of the position, fail-soft within
-    (alpha, beta).  With partition search, ``c.rel`` collects this subtree's relevant cards
-    while it is searched and adds them to the caller's afterwards."""
-    cdef uint64_t outer
-    cdef int v
-    if not part_node(c):
-        return search_node(c, tt, alpha, beta, 0)
-    outer = c.rel
-    c.rel = 0
-    v = search_node(c, tt, alpha, beta, 1)
-    c.rel |= outer
-    return v
+cdef inline bint start_decided(Ctx* c, TrickStart* t, int alpha, int beta, int* value,
+                               Mode* mode) noexcept nogil:
+    """Do the trick start's bounds decide it?  (Tracking: its cards are marked.)"""
+    if t.lo >= beta:
+        if Mode is Tracking:
+            c.rel |= t.lo_cards
+        value[0] = t.lo
+        return 1
+    if t.hi <= alpha:
+        if Mode is Tracking:
+            c.rel |= t.hi_cards
+        value[0] = t.hi
+        return 1
+    return 0
 
 
-cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, int track) noexcept nogil:
-    """``alphabeta`` proper; ``track``: collect relevant cards (part.pxi), and at a trick
-    start use the partition table."""
+cdef inline bint probe_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta, int* value,
+                             Mode* mode) noexcept nogil:
+    """Tighten the trick start's bounds by its table entry; does that decide it?"""
+    cdef TTHit e
+    cdef PartEntry* pe
+    if Mode is Tracking:
+        if t.part:
+            pe = part_probe(c, tt, t.pbucket, t.sm, t.ka, t.kb, t.kc)
+            if pe == NULL:
+                return 0
+            if pe.lo > t.lo:
+                t.lo = pe.lo
+                t.lo_cards = part_cards(c, pe.cuts)
+            if pe.hi < t.hi:
+                t.hi = pe.hi
+                t.hi_cards = part_cards(c, pe.cuts)
+            if pe.key_a == t.ka and pe.key_b == t.kb:
+                t.ttmove = move_from_entry(c, t.kc, pe.move)
+            if t.lo >= beta or t.lo == t.hi:
+                c.rel |= t.lo_cards | (t.hi_cards if t.lo == t.hi else 0)
+                value[0] = t.lo
+                return 1
+            if t.hi <= alpha:
+                c.rel |= t.hi_cards
+                value[0] = t.hi
+                return 1
+            return 0
+    if not c.use_tt:
+        return 0
+    if not tt_probe(c, tt, t.bucket, t.ka, t.kb, t.kc, &e):
+        return 0
+    if e.lo > t.lo:
+        t.lo = e.lo
+        t.lo_cards = c.inplay     # an exact entry relies on every card
+    if e.hi < t.hi:
+        t.hi = e.hi
+        t.hi_cards = c.inplay
+    t.ttmove = move_from_entry(c, t.kc, e.move)
+    if t.lo >= beta or t.lo == t.hi:
+        if Mode is Tracking:
+            c.rel |= t.lo_cards | t.hi_cards
+        value[0] = t.lo
+        return 1
+    if t.hi <= alpha:
+        if Mode is Tracking:
+            c.rel |= t.hi_cards
+        value[0] = t.hi
+        return 1
+    return 0
+
+
+cdef inline bint trick_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta, int pre,
+                             int* value, Mode* mode) noexcept nogil:
+    """At a trick start: its key (handed down by the parent's ETC when ``pre``) and bucket,
+    fetched while the bounds without a search are worked out (the value range, sure
+    points), then the table.  Returns whether that decides the node (``value``)."""
+    cdef int sure[2]
+    cdef uint64_t counted[2]
+    t.part = 0
+    t.ttmove = -1
+    t.lo_cards = 0
+    t.hi_cards = 0
+    if Mode is Tracking:
+        t.part = part_key(c, &t.sm, &t.ka, &t.kb, &t.kc)
+        if t.part:
+            t.pbucket = part_bucket(c.pt, t.sm, t.kc)
+            st_prefetch(t.pbucket)
+    if c.use_tt and not t.part:
+        if pre:
+            t.ka = c.pre_ka
+            t.kb = c.pre_kb
+            t.kc = c.pre_kc
+            t.bucket = <TTEntry*> c.pre_bucket
+        else:
+            position_key(c, &t.ka, &t.kb, &t.kc)
+            t.bucket = tt_bucket(tt, t.ka, t.kb, t.kc)
+            st_prefetch(t.bucket)
+    value_range(c, &t.lo, &t.hi)
+    if c.sure_bounds:
+        sure_points(c, sure, counted)
+        t.lo = c.trick_scale * sure[c.max_side]
+        t.hi -= c.trick_scale * sure[1 - c.max_side]
+        if Mode is Tracking:
+            t.lo_cards = counted[c.max_side] if sure[c.max_side] else 0
+            t.hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
+    if start_decided(c, t, alpha, beta, value, mode):
+        return 1
+    return probe_start(c, tt, t, alpha, beta, value, mode)
+
+
+cdef inline void store_start(Ctx* c, TT* tt, TrickStart* t, int best, int alpha0, int beta0,
+                             int bestmove, Mode* mode) noexcept nogil:
+    """Store what the search of a trick start proved, with the bounds it knew before."""
+    cdef int lo = t.lo, hi = t.hi, move
+    cdef uint64_t lo_cards = t.lo_cards, hi_cards = t.hi_cards
+    if best <= alpha0:
+        if best < hi:
+            hi = best
+            hi_cards = 0        # proven by the children (their cards are in c.rel)
+    elif best >= beta0:
+        if best > lo:
+            lo = best
+            lo_cards = 0
+    else:
+        lo = best
+        hi = best
+        lo_cards = 0
+        hi_cards = 0
+    move = move_to_entry(c, t.kc, bestmove) if bestmove < MAXCARDS else 255
+    if Mode is Tracking:
+        c.rel |= lo_cards | hi_cards
+        if t.part:
+            part_store(c, tt, t.pbucket, t.sm, t.ka, t.kb, t.kc, lo, hi, move, c.tricks_left,
+                       portable(c, t.kc))
+            return
+    c.tt_stores += 1
+    tt_store(tt, t.ka, t.kb, t.kc, lo, hi, move, c.tricks_left, portable(c, t.kc))
+
+
+cdef inline void better(int maximize, int v, int m, int* best, int* bestmove, int* alpha,
+                        int* beta) noexcept nogil:
+    """Take a searched move's value into the node's best and window."""
+    if maximize:
+        if v > best[0]:
+            best[0] = v
+            bestmove[0] = m
+            if v > alpha[0]:
+                alpha[0] = v
+    elif v < best[0]:
+        best[0] = v
+        bestmove[0] = m
+        if v < beta[0]:
+            beta[0] = v
+
+
+cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
+    """``alphabeta`` proper: the trick start's bounds and table entry, then the moves (the
+    stored card first, then the others in order), then what was proven is stored."""
     cdef int n = c.nseats
     cdef int tpos = c.tlen
-    cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0
-    cdef int lo, hi, ttmove = -1, alpha0 = alpha, beta0 = beta
-    cdef int sure[2]
+    cdef int seat, i, nm, m, v, best, bestmove, maximize, tried = 0, shows
+    cdef int alpha0 = alpha, beta0 = beta
     cdef int moves[MAXMOVES]
-    cdef uint64_t ka = 0, kb = 0, legal
-    cdef uint32_t kc = 0
-    cdef TTEntry* e
-    cdef TTEntry* bucket = NULL
-    cdef uint64_t eka[MAXMOVES]
-    cdef uint64_t ekb[MAXMOVES]
-    cdef uint32_t ekc[MAXMOVES]
-    cdef uint64_t keyed = 0, etc_legal = 0, merged = 0, sm = 0
-    cdef uint64_t counted[2]
-    cdef uint64_t lo_cards = 0, hi_cards = 0     # the cards the bounds lo and hi rely on
+    cdef int64_t keys[MAXMOVES]
+    cdef uint64_t legal, merged = 0
+    cdef TrickStart t
+    cdef Keyed ks
+    cdef Keyed* keyed = NULL
     cdef int pre = c.pre_valid
-    cdef int part = track
-    cdef PartEntry* pe
-    cdef PartEntry* pbucket = NULL
     c.pre_valid = 0
     c.nodes += 1
     if c.limited and limit_hit(c):
         return 0                # meaningless: the caller sees ``aborted`` and unwinds
+    t.ttmove = -1
     if tpos == 0:
         if c.tricks_left <= 1:
-            if track and c.tricks_left == 1:
-                c.rel |= last_trick_relevance(c)
+            if Mode is Tracking:
+                if c.tricks_left == 1:
+                    c.rel |= last_trick_relevance(c)
             return last_trick(c) if c.tricks_left == 1 else 0
-        if part:
-            part = part_key(c, &sm, &ka, &kb, &kc)
-            if part:
-                pbucket = part_bucket(c.pt, sm, kc)
-                st_prefetch(pbucket)
-        if c.use_tt and not part:
-            # find the bucket first and let the memory system fetch it while we compute bounds
-            if pre:
-                ka = c.pre_ka
-                kb = c.pre_kb
-                kc = c.pre_kc
-            else:
-                position_key(c, &ka, &kb, &kc)
-            bucket = tt_bucket(tt, ka, kb, kc)
-            st_prefetch(bucket)
-        value_range(c, &lo, &hi)
-        if c.use_bounds and c.mode == MODE_POINTS and not c.extras and not c.beat_table:
-            sure_points(c, sure, counted)
-            lo = c.trick_scale * sure[c.max_side]
-            hi -= c.trick_scale * sure[1 - c.max_side]
-            if track:
-                lo_cards = counted[c.max_side] if sure[c.max_side] else 0
-                hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
-        if lo >= beta:
-            if track:
-                c.rel |= lo_cards
-            return lo
-        if hi <= alpha:
-            if track:
-                c.rel |= hi_cards
-            return hi
-        if part:
-            pe = part_probe(c, tt, pbucket, sm, ka, kb, kc)
-            if pe != NULL:
-                if pe.lo > lo:
-                    lo = pe.lo
-                    lo_cards = part_cards(c, pe.cuts)
-                if pe.hi < hi:
-                    hi = pe.hi
-                    hi_cards = part_cards(c, pe.cuts)
-                if pe.key_a == ka and pe.key_b == kb:
-                    ttmove = move_from_entry(c, kc, pe.move)
-                if lo >= beta or lo == hi:
-                    c.rel |= lo_cards | (hi_cards if lo == hi else 0)
-                    return lo
-                if hi <= alpha:
-                    c.rel |= hi_cards
-                    return hi
-        elif c.use_tt:
-            e = tt_probe_bucket(tt, bucket, ka, kb, kc)
-            if e != NULL:
-                if e.lo > lo:
-                    lo = e.lo
-                    lo_cards = c.inplay     # an exact entry relies on every card
-                if e.hi < hi:
-                    hi = e.hi
-                    hi_cards = c.inplay
-                ttmove = move_from_entry(c, kc, e.move)
-                if lo >= beta or lo == hi:
-                    if track:
-                        c.rel |= lo_cards | hi_cards
-                    return lo
-                if hi <= alpha:
-                    if track:
-                        c.rel |= hi_cards
-                    return hi
-    seat = (c.leader + tpos) % n
+        if trick_start(c, tt, &t, alpha, beta, pre, &v, mode):
+            return v
+    seat = c.seat_of[c.leader + tpos]
     legal = legal_mask(c, seat)
-    if track and tpos > 0:
-        c.rel |= follow_relevance(c)
+    if Mode is Tracking:
+        if tpos > 0:
+            c.rel |= follow_relevance(c)
     if c.use_merge:
         merged = legal
         legal = merge_equivalent(c, legal)
-        merged &= ~legal if track else 0
+        merged &= ~legal
     maximize = c.side[seat] == c.max_side
-    if c.use_etc and tpos == n - 1 and c.use_tt and c.tricks_left >= c.use_etc and legal & (legal - 1):
-        if track:
+    if tpos == n - 1 and c.tricks_left >= c.etc_from and legal & (legal - 1):
+        if Mode is Tracking:
             if part_etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v) >= 0:
                 return v
         else:
-            etc_legal = legal
-            if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, eka, ekb, ekc, &keyed) >= 0:
+            keyed = &ks
+            if etc_cutoff(c, tt, seat, legal, maximize, alpha, beta, &v, keyed) >= 0:
                 return v
     best = -INF if maximize else INF
     bestmove = 255
     # Stage 1: the move that was best here before, without scoring the others.
-    if ttmove >= 0 and (legal >> ttmove) & 1:
-        legal &= ~st_bit(ttmove)
-        best = search_keyed(c, tt, seat, ttmove, alpha, beta, etc_legal, keyed, eka, ekb, ekc)
+    if t.ttmove >= 0 and (legal >> t.ttmove) & 1:
+        legal &= ~st_bit(t.ttmove)
+        best = search_keyed(c, tt, seat, t.ttmove, alpha, beta, keyed, mode)
         if c.aborted:
             return best
-        bestmove = ttmove
+        bestmove = t.ttmove
         tried = 1
         if maximize:
             if best > alpha:
                 alpha = best
         elif best < beta:
             beta = best
-    # Stage 2: the other moves, ordered.
+    # Stage 2: the other moves, ordered; sorted only once the first has not cut.
     if alpha < beta and (legal or (c.npair and tpos == 0)):
-        nm = order_moves(c, seat, legal, moves, -1)
-        if c.npair and tpos == 0:
-            nm = add_show_choices(c, seat, moves, nm, ttmove if tried else -1)
+        shows = c.npair and tpos == 0
+        if shows:
+            nm = order_moves(c, seat, legal, moves, -1)
+            nm = add_show_choices(c, seat, moves, nm, t.ttmove if tried else -1)
+        else:
+            nm = score_moves(c, seat, legal, keys, -1)
         for i in range(nm):
-            m = moves[i]
-            v = search_keyed(c, tt, seat, m, alpha, beta, etc_legal, keyed, eka, ekb, ekc)
+            if shows:
+                m = moves[i]
+            elif i == 0:
+                m = first_move(keys, nm)
+            else:
+                if i == 1:
+                    sort_keys(keys, nm)
+                m = <int> (63 - (keys[i] & 63))
+            v = search_keyed(c, tt, seat, m, alpha, beta, keyed, mode)
             if c.aborted:
                 return v
-            if maximize:
-                if v > best:
-                    best = v
-                    bestmove = m
-                    if best > alpha:
-                        alpha = best
-            else:
-                if v < best:
-                    best = v
-                    bestmove = m
-                    if best < beta:
-                        beta = best
+            better(maximize, v, m, &best, &bestmove, &alpha, &beta)
             tried += 1
             if alpha >= beta:
                 break
     if alpha >= beta:
-        c.hist[seat][bestmove & CARD_MASK] += c.tricks_left * c.tricks_left
+        history_cut(c, seat, bestmove & CARD_MASK)
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1
-    if track and merged:
-        merge_relevance(c, merged)
+    if Mode is Tracking:
+        if merged:
+            merge_relevance(c, merged)
     if tpos == 0 and c.use_tt:
-        if best <= alpha0:
-            if best < hi:
-                hi = best
-                hi_cards = 0        # proven by the children (their cards are in c.rel)
-        elif best >= beta0:
-            if best > lo:
-                lo = best
-                lo_cards = 0
-        else:
-            lo = best
-            hi = best
-            lo_cards = 0
-            hi_cards = 0
-        if track:
-            c.rel |= lo_cards | hi_cards
-        if part:
-            part_store(c, tt, pbucket, sm, ka, kb, kc, lo, hi,
-                       move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                       c.tricks_left, portable(c, kc))
-        else:
-            tt_store(tt, ka, kb, kc, lo, hi,
-                     move_to_entry(c, kc, bestmove) if bestmove < MAXCARDS else 255,
-                     c.tricks_left, portable(c, kc))
+        store_start(c, tt, &t, best, alpha0, beta0, bestmove, mode)
     return best
 
 
@@ -706,7 +528,7 @@ cdef inline int stored_move(Ctx* c, TT* tt, uint64_t candidates) noexcept nogil:
     """The best card stored for this position at a trick start, if it is a candidate."""
     cdef uint64_t ka, kb
     cdef uint32_t kc
-    cdef TTEntry* e
+    cdef TTHit e
     cdef int move
     cdef uint64_t sm
     cdef PartEntry* pe
@@ -719,8 +541,7 @@ cdef inline int stored_move(Ctx* c, TT* tt, uint64_t candidates) noexcept nogil:
         move = move_from_entry(c, kc, pe.move)
     else:
         position_key(c, &ka, &kb, &kc)
-        e = tt_probe_bucket(tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc)
-        if e == NULL:
+        if not tt_probe(c, tt, tt_bucket(tt, ka, kb, kc), ka, kb, kc, &e):
             return -1
         move = move_from_entry(c, kc, e.move)
     if move < 0 or not (candidates >> move) & 1:

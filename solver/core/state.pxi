@@ -10,6 +10,8 @@ cdef extern from *:
     static inline int st_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
     static inline int st_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline unsigned long long st_bit(int i) { return 1ULL << i; }
+    /* every bit up to the highest set bit of x (none if x is 0) */
+    static inline unsigned long long st_below_top(unsigned long long x) { return x ? ~0ULL >> __builtin_clzll(x) : 0; }
     #ifdef __BMI2__
     #include <immintrin.h>
     static inline unsigned long long st_pext(unsigned long long x, unsigned long long m) { return _pext_u64(x, m); }
@@ -31,6 +33,7 @@ cdef extern from *:
     int st_msb(uint64_t x) noexcept nogil
     int st_popcount(uint64_t x) noexcept nogil
     uint64_t st_bit(int i) noexcept nogil
+    uint64_t st_below_top(uint64_t x) noexcept nogil
     uint64_t st_pext(uint64_t x, uint64_t m) noexcept nogil
     uint64_t st_pdep(uint64_t x, uint64_t m) noexcept nogil
 
@@ -59,8 +62,10 @@ ctypedef struct Ctx:
     int value[MAXCARDS]
     int under[MAXCARDS]
     int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
+    uint64_t uncover[MAXCARDS]  # the card beneath it, which playing it turns up (or none)
     int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
     int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
+    int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
     uint64_t suit_mask[4]
     uint64_t trump_mask
     int trump
@@ -73,8 +78,11 @@ ctypedef struct Ctx:
     int stock[MAXSTOCK]
     int stock_len
     uint64_t nomerge            # cards never merged with their neighbours
+    uint64_t mergeable          # cards that may be merged: not nomerge, no pile card beneath
     int beat_table              # 1: beaters() reads beat_by (a higher card need not beat a lower)
     uint64_t beat_by[MAXCARDS]  # the cards that beat a card winning the trick (beat_table only)
+    uint64_t beats[MAXCARDS]    # every card that beats a card winning the trick (``beaters``)
+    int seat_of[2 * MAXSEATS + 1]   # seat_of[i] = i mod nseats: seat arithmetic without a division
     # --- the objective (see objective.pxi) ---
     int max_side
     int mode
@@ -103,6 +111,8 @@ ctypedef struct Ctx:
     uint64_t hand[MAXSEATS]     # every card a seat holds (face-down pile cards included)
     uint64_t play[MAXSEATS]     # the cards it could play now (face-up)
     uint64_t inplay             # not yet in a finished trick: hands, stock, current trick
+    int inplay_points           # value_sum(inplay), kept up to date trick by trick
+    uint64_t tcards             # the cards of the trick in progress
     int leader
     int tlen
     int tb                      # where the trick in progress starts in the three arrays below
@@ -124,10 +134,24 @@ ctypedef struct Ctx:
     uint64_t pre_ka
     uint64_t pre_kb
     uint32_t pre_kc
-    int canon_ok                # canonical keys possible: no piles, few enough planes
+    void* pre_bucket            # ... and fetched its bucket (a TTEntry*)
+    int etc_from                # use_etc where it is in force (the table on), else never
+    int sure_bounds             # sure points bound trick starts (switches, objective, game)
+    int lean                    # plain points, no extras: moves by do_lean (objective.pxi)
+    int two_sides_of_one        # two seats, each a side of its own (leads: score_leads_two)
+    int canon_ok                # canonical keys possible: no extras, no card kept apart from its
+                                # neighbours (nomerge: a beat table, pair cards)
     int owner_bits              # bits to number a seat
+    int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
+    uint64_t oplane[4]          # bit b of each card's owner (seat; nseats: the stock), kept up
+                                # to date as the stock is drawn (canonical keys)
+    int oflip[MAXSEATS]         # the owner bits a card drawn by this seat flips (seat ^ nseats)
+    uint32_t obj_id             # objective_id, worked out when the objective is set
     int value_bits              # bits to number a value class
     uint64_t nodes
+    uint64_t tt_probes          # this engine's probes, hits and stores of the exact table
+    uint64_t tt_hits
+    uint64_t tt_stores
     int limited                 # a node or time limit is set (limits.pxi)
     uint64_t node_limit         # stop once ``nodes`` reaches this (0: no node limit)
     double deadline             # stop at this monotonic time in seconds (0: no time limit)
@@ -135,7 +159,8 @@ ctypedef struct Ctx:
     int order_lead              # lead ordering: 0 history only, 1 one-trick look-ahead
     uint64_t stat_cut[4]        # cutoffs at trick position k (0 = leading)
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
-    int hist[MAXSEATS][MAXCARDS]
+    int hist[MAXSEATS][MAXCARDS]        # cut-offs by each card, weighted (capped: order.pxi)
+    int hist_key[MAXSEATS][MAXCARDS]    # its part of the card's sort key
     # --- partition search (part.pxi) ---
     int use_part                # 0 off, PART_ON, PART_STOCK (part.pxi)
     int part_on                 # use_part in force for this game and these switches (part_update)
@@ -153,8 +178,9 @@ cdef inline uint64_t higher_in_suit(Ctx* c, int card) noexcept nogil:
     return c.suit_mask[c.suit[card]] & ~((st_bit(card) << 1) - 1)
 
 
-cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
-    """Every card that would beat ``card`` if it is the one winning the trick."""
+cdef inline uint64_t beaters_of(Ctx* c, int card) noexcept nogil:
+    """Every card that would beat ``card`` if it is the one winning the trick (worked out at
+    setup into ``c.beats``: read it with ``beaters``)."""
     cdef uint64_t m
     if c.beat_table:
         return c.beat_by[card]
@@ -162,6 +188,10 @@ cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
     if c.suit[card] != c.trump:
         m |= c.trump_mask
     return m
+
+
+cdef inline uint64_t beaters(Ctx* c, int card) noexcept nogil:
+    return c.beats[card]
 
 
 cdef inline int value_sum(Ctx* c, uint64_t mask) noexcept nogil:
@@ -173,11 +203,11 @@ cdef inline int value_sum(Ctx* c, uint64_t mask) noexcept nogil:
 
 cdef inline int remaining_total(Ctx* c) noexcept nogil:
     """Everything still to be won: cards not in finished tricks plus trick bonuses."""
-    return value_sum(c, c.inplay) + c.trick_bonus * c.tricks_left + (c.last_bonus if c.tricks_left > 0 else 0)
+    return c.inplay_points + c.trick_bonus * c.tricks_left + (c.last_bonus if c.tricks_left > 0 else 0)
 
 
 cdef inline int to_move(Ctx* c) noexcept nogil:
-    return (c.leader + c.tlen) % c.nseats
+    return c.seat_of[c.leader + c.tlen]
 
 
 cdef inline uint64_t allowed_after(Ctx* c, int seat, int lead, int winning) noexcept nogil:
@@ -210,61 +240,69 @@ cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
 cdef inline uint64_t merge_equivalent(Ctx* c, uint64_t moves) noexcept nogil:
     """Keep one card of each run of equivalent moves: same suit, nothing still in play
     between them, same value, and no pile card beneath either.  The lowest card stands for
-    its run; any line with another card of the run can be copied move for move."""
-    cdef uint64_t out = moves
-    cdef uint64_t m = moves & ~c.nomerge
-    cdef uint64_t below
-    cdef int x, b
-    while m:
-        x = st_ctz(m)
-        m &= m - 1
-        if c.under[x] >= 0:
-            continue
-        below = c.inplay & c.suit_mask[c.suit[x]] & (st_bit(x) - 1)
-        if below:
-            b = st_msb(below)
-            if ((moves >> b) & 1) and c.value[b] == c.value[x] and c.under[b] < 0 \
-                    and not ((c.nomerge >> b) & 1):
-                out &= ~st_bit(x)
-    return out
+    its run; any line with another card of the run can be copied move for move.
+    Worked out without a loop over the cards: compressed to the cards in play (``pext``),
+    a card's next lower card in play is the bit below it, so a card is dropped where that
+    bit is a move too, both may merge, no suit starts between them (``firsts``) and their
+    value classes agree plane by plane."""
+    cdef uint64_t inplay = c.inplay, firsts = 0, m, cm, ok, diff = 0, v
+    cdef int s, b
+    for s in range(4):
+        m = inplay & c.suit_mask[s]
+        firsts |= m & (0 - m)
+    for b in range(c.value_bits):
+        v = st_pext(c.vc_plane[b], inplay)
+        diff |= v ^ (v << 1)
+    cm = st_pext(moves, inplay)
+    ok = st_pext(c.mergeable, inplay)
+    cm &= ok
+    cm &= (cm << 1) & ~(st_pext(firsts, inplay) | diff)
+    return moves & ~st_pdep(cm, inplay)
 
 
 cdef inline void play_card(Ctx* c, int seat, int card) noexcept nogil:
     cdef uint64_t b = st_bit(card)
     cdef int pos = c.tlen
-    cdef int u = c.under[card]
+    cdef int* twin = &c.twin[c.tb]
+    cdef int* tval = &c.tval[c.tb]
     cdef int wp
     c.hand[seat] &= ~b
-    c.play[seat] &= ~b
-    if u >= 0:
-        c.play[seat] |= st_bit(u)
+    c.play[seat] = (c.play[seat] & ~b) | c.uncover[card]
     c.tcard[c.tb + pos] = card
+    c.tcards |= b
     if pos == 0:
-        c.twin[c.tb + 0] = 0
-        c.tval[c.tb + 0] = c.value[card]
+        twin[0] = 0
+        tval[0] = c.value[card]
     else:
-        wp = c.twin[c.tb + pos - 1]
-        c.twin[c.tb + pos] = pos if (beaters(c, c.tcard[c.tb + wp]) >> card) & 1 else wp
-        c.tval[c.tb + pos] = c.tval[c.tb + pos - 1] + c.value[card]
+        wp = twin[pos - 1]
+        twin[pos] = pos if (beaters(c, c.tcard[c.tb + wp]) >> card) & 1 else wp
+        tval[pos] = tval[pos - 1] + c.value[card]
     c.tlen = pos + 1
 
 
 cdef inline void unplay_card(Ctx* c, int seat, int card) noexcept nogil:
     cdef uint64_t b = st_bit(card)
-    cdef int u = c.under[card]
     c.tlen -= 1
-    if u >= 0:
-        c.play[seat] &= ~st_bit(u)
+    c.tcards &= ~b
     c.hand[seat] |= b
-    c.play[seat] |= b
+    c.play[seat] = (c.play[seat] & ~c.uncover[card]) | b
 
 
 cdef inline int trick_winner(Ctx* c) noexcept nogil:
-    return (c.leader + c.twin[c.tb + c.nseats - 1]) % c.nseats
+    return c.seat_of[c.leader + c.twin[c.tb + c.nseats - 1]]
 
 
 cdef inline int trick_points(Ctx* c) noexcept nogil:
     return c.tval[c.tb + c.nseats - 1] + c.trick_bonus + (c.last_bonus if c.tricks_left == 1 else 0)
+
+
+cdef inline void flip_owner(Ctx* c, int seat, int card) noexcept nogil:
+    """``card`` moves between the stock and ``seat`` (either way): its owner bits change."""
+    cdef int f = c.oflip[seat], b
+    while f:
+        b = st_ctz(<uint64_t> f)
+        f &= f - 1
+        c.oplane[b] ^= st_bit(card)
 
 
 cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
@@ -272,37 +310,43 @@ cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
     first.  Returns how many cards were drawn (for ``unfinish_trick``)."""
     cdef int k, x, s, n = c.nseats
     cdef int drew = 0
-    for k in range(n):
-        c.inplay &= ~st_bit(c.tcard[c.tb + k])
+    c.inplay &= ~c.tcards
+    c.inplay_points -= c.tval[c.tb + n - 1]
+    c.tcards = 0
     c.leader = winner
     c.tricks_left -= 1
     c.tlen = 0
     c.tb += n
     if c.stock_ptr < c.stock_len:
         for k in range(n):
-            s = (winner + k) % n
+            s = c.seat_of[winner + k]
             x = c.stock[c.stock_ptr]
             c.stock_ptr += 1
             c.stock_rest &= ~st_bit(x)
             c.hand[s] |= st_bit(x)
             c.play[s] |= st_bit(x)
+            flip_owner(c, s, x)
         drew = n
     return drew
 
 
-cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew) noexcept nogil:
+cdef inline void unfinish_trick(Ctx* c, int old_leader, int winner, int drew,
+                                uint64_t cards) noexcept nogil:
+    """Undo ``finish_trick`` of the trick of ``cards``."""
     cdef int k, x, s, n = c.nseats
     if drew:
         for k in range(n - 1, -1, -1):
-            s = (winner + k) % n
+            s = c.seat_of[winner + k]
             c.stock_ptr -= 1
             x = c.stock[c.stock_ptr]
             c.stock_rest |= st_bit(x)
             c.hand[s] &= ~st_bit(x)
             c.play[s] &= ~st_bit(x)
+            flip_owner(c, s, x)
     c.tricks_left += 1
     c.tlen = n
     c.tb -= n
     c.leader = old_leader
-    for k in range(n):
-        c.inplay |= st_bit(c.tcard[c.tb + k])
+    c.tcards = cards
+    c.inplay |= cards
+    c.inplay_points += c.tval[c.tb + n - 1]

@@ -9,22 +9,29 @@ from tabulate import tabulate
 from solver.run.bench import SWITCHES
 
 
+def _ns(value) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
 def bench_report(data: dict[str, Any]) -> str:
     """The readable table of ``stich bench``."""
     rows = []
     for s in data["sets"]:
         rows.append([s["name"], s["deals"], f"{s['nodes']:,}", f"{s['seconds']:.3f}",
                      f"{s['nodes_per_second']:,}" if s["nodes_per_second"] else "-",
-                     f"{s['median_ms']:.2f}", f"{s['p90_ms']:.2f}"])
+                     _ns(s.get("ns_per_node")), f"{s['median_ms']:.2f}", f"{s['p90_ms']:.2f}"])
     t = data["total"]
     rows.append(["total", t["deals"], f"{t['nodes']:,}", f"{t['seconds']:.3f}",
                  f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-",
+                 _ns(t.get("ns_per_node")),
                  f"{t['median_ms']:.2f}" if t["median_ms"] is not None else "-", ""])
-    table = tabulate(rows, headers=["set", "deals", "nodes", "seconds", "nodes/s", "median ms",
-                                    "p90 ms"], colalign=("left",) + ("right",) * 6,
+    table = tabulate(rows, headers=["set", "deals", "nodes", "seconds", "nodes/s", "ns/node",
+                                    "median ms", "p90 ms"], colalign=("left",) + ("right",) * 7,
                      disable_numparse=True)
     what = ("solve (value, every card, outcome, line), objective " + data["objective"]
             if data["mode"] == "solve" else "value only (total objective)")
+    if data.get("threads", 1) > 1:
+        what += f", {data['threads']} threads"
     off = [name for name, on in data["switches"].items() if not on and name in SWITCHES]
     off_text = f"techniques off: {', '.join(off) if off else 'none'}"    # of --off (not experiments)
     lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}", "", table, "",

@@ -34,16 +34,17 @@ def suggest_report(s: Suggestion) -> str:
            else f"{a.layouts} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
     lines = [f"Seat {s.info.seat} to move; {len(s.info.pool)} cards hidden from it; {how}.", ""]
     rows = []
+    totals = all(v.mean is not None for v in a.cards)       # --no-totals: rungs only
     for v in a.cards:
         interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
         levels = ", ".join(f"{name} {share:.0%}" for name, share in
                            sorted(v.levels.items(), key=lambda kv: -kv[1]))
-        row = [v.card, f"{v.mean:.2f}", interval, f"{v.p_best:.0%}"]
+        row = [v.card] + ([f"{v.mean:.2f}", interval] if totals else []) + [f"{v.p_best:.0%}"]
         if a.measure == "rung":
             row.append(f"{v.mean_rank:.2f}")
         rows.append(row + [levels])
-    headers = ["card", f"expected {unit}", "95% interval", "P(dd best)"]
+    headers = ["card"] + ([f"expected {unit}", "95% interval"] if totals else []) + ["P(dd best)"]
     if a.measure == "rung":
         headers.append("expected rung")
     lines.append(tabulate(rows, headers=headers + ["outcome levels"]))

@@ -36,6 +36,10 @@ DETERMINISM_NOTE = ("node counts are deterministic: each deal starts from a clea
                     "same counts on every run; times vary with the machine and its load")
 
 
+THREADS_NOTE = ("with more than one thread the node counts vary from run to run (the threads "
+                "search one table); times vary with the machine and its load")
+
+
 @dataclass(frozen=True)
 class DealSet:
     """Seeded deals of one game: ``random_deal(game, seed, players=..., rules=...)``."""
@@ -119,11 +123,11 @@ def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measur
 
 
 def measure_solve(deal: Deal, engine: Engine, seed: int | None = None, objective: str = "score",
-                  with_moves: bool = True) -> Measurement:
+                  with_moves: bool = True, threads: int = 1) -> Measurement:
     """The whole ``solver.solve``: value, every legal card scored, outcome and line."""
     fresh(engine)
     started = time.perf_counter()
-    result = solve(deal, objective=objective, engine=engine, with_moves=with_moves)
+    result = solve(deal, objective=objective, engine=engine, with_moves=with_moves, threads=threads)
     seconds = time.perf_counter() - started
     return Measurement(seed, result.nodes, seconds, result.totals, result=result)
 
@@ -145,6 +149,7 @@ def summarise(measurements: list[Measurement]) -> dict[str, Any]:
         "nodes": sum(nodes),
         "seconds": round(seconds, 6),
         "nodes_per_second": round(sum(nodes) / seconds) if seconds > 0 else None,
+        "ns_per_node": round(1e9 * seconds / sum(nodes), 1) if sum(nodes) else None,
         "median_ms": round(statistics.median(ms), 3) if ms else None,
         "p90_ms": round(percentile(ms, 90), 3) if ms else None,
         "max_ms": round(max(ms), 3) if ms else None,
@@ -155,8 +160,9 @@ def summarise(measurements: list[Measurement]) -> dict[str, Any]:
 
 def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         off: dict[str, bool] | None = None, tt_megabytes: int = DEFAULT_TT_MEGABYTES,
-        progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Measure every deal of every set; the JSON object of ``stich bench --json``."""
+        progress: Callable[[int, int], None] | None = None, threads: int = 1) -> dict[str, Any]:
+    """Measure every deal of every set; the JSON object of ``stich bench --json``.
+    ``threads``: threads scoring the cards of each solve (node counts then vary run to run)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     engine = new_engine(tt_megabytes)
@@ -170,7 +176,7 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         if mode == "value":
             m = measure_value(deal, engine, seed)
         else:
-            m = measure_solve(deal, engine, seed, objective)
+            m = measure_solve(deal, engine, seed, objective, threads=threads)
         results[deal_set.name].append(m)
         if progress:
             progress(k + 1, len(plan))
@@ -192,10 +198,12 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         "objective": objective if mode == "solve" else "total",
         "tt_megabytes": tt_megabytes,
         "switches": switches,
-        "deterministic_nodes": True,
-        "note": DETERMINISM_NOTE,
+        "threads": threads if mode == "solve" else 1,
+        "deterministic_nodes": mode == "value" or threads == 1,
+        "note": DETERMINISM_NOTE if mode == "value" or threads == 1 else THREADS_NOTE,
         "sets": out_sets,
-        "total": {k: total[k] for k in ("deals", "nodes", "seconds", "nodes_per_second", "median_ms")},
+        "total": {k: total[k] for k in ("deals", "nodes", "seconds", "nodes_per_second", "ns_per_node",
+                                        "median_ms")},
     }
 
 

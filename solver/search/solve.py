@@ -30,6 +30,9 @@ from .result import MoveValue, Result
 from .session import Session
 
 DEFAULT_TT_MEGABYTES = 64
+# the cards are scored in threads only when the value search took at least this many nodes
+# (about 5 ms): below it starting the threads and their sessions costs more than it saves
+THREADS_FROM_NODES = 50_000
 
 __all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
            "new_engine", "solve", "replay_line"]
@@ -64,7 +67,8 @@ def borrowed_engine(tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> Iterator[Engine
 
 def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_TT_MEGABYTES,
           engine: Engine | None = None, with_moves: bool = True, keep_tt: bool = False,
-          limits: Limits | None = None, progress: Callable[[object], None] | None = None) -> Result:
+          limits: Limits | None = None, progress: Callable[[object], None] | None = None,
+          threads: int = 1) -> Result:
     """Solve the position of ``deal`` exactly.
 
     ``engine``: use this engine (its table is kept only with ``keep_tt``, for another position
@@ -73,7 +77,12 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     Ctrl-C, the result is partial (``exact`` False) and holds only what is proven.
     ``progress(bounds)``: called about four times a second during the value search with each
     side's (low, high) final total proven so far (None where extras make the totals depend
-    on the line: Mariage)."""
+    on the line: Mariage).
+    ``threads``: the legal cards are scored by this many threads at once, each with its own
+    engine searching the one table (``Engine(share=)``); the answer is the same for any
+    number (node counts add up the threads' and vary from run to run).  With ``limits`` the
+    cards are scored by one thread (a budget is one engine's), and so they are where the
+    value search took fewer than ``THREADS_FROM_NODES`` nodes."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -87,20 +96,23 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     if engine is None:      # a borrowed table holds another deal's entries: never keep them
         with borrowed_engine(tt_megabytes) as engine:
             return _solve(deal, position, objective, engine, with_moves, False, limits, progress,
-                          started)
-    return _solve(deal, position, objective, engine, with_moves, keep_tt, limits, progress, started)
+                          started, threads)
+    return _solve(deal, position, objective, engine, with_moves, keep_tt, limits, progress, started,
+                  threads)
 
 
 def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: bool, keep_tt: bool,
-           limits: Limits, progress, started: float) -> Result:
+           limits: Limits, progress, started: float, threads: int = 1) -> Result:
     """The steps of a solve, each within the same budget: the value, the forced outcome,
-    every legal card, the line, and the checks of the exact answer."""
+    the line, every legal card, and the checks of the exact answer.  The line comes before
+    the cards, from the table the value search left, so it does not depend on how many
+    threads score the cards."""
     base = (position.points[0], position.points[1])
     engine.new_search()
     session = Session(deal, position, engine, keep_tt)
     engine.reset_nodes()
     session.limit(limits)
-    work = _Work(session, position, objective)
+    work = _Work(session, position, objective, 1 if limits.any else threads)
     try:
         value = work.value(progress)
     except Stopped as stop:
@@ -119,13 +131,17 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
         if work.apart:           # bonuses scored apart: one exact search of the score
             work.score = work.guard(session.score_value)
             session.total_mode()
-        moves = work.score_moves(value) if with_moves else []
         if work.stopped is not None or (work.ranked and not work.apart and work.rung is None
                                         and rungs):
             raise Stopped(work.stopped or "nodes", value, value)
         line = work.guard(lambda: work.line(value))
+        moves = work.score_moves(value) if with_moves else []
+        if work.stopped is not None:
+            raise Stopped(work.stopped, value, value)
     except Stopped:
         session.total_mode()
+        if with_moves and not moves:        # what is proven of each card, within what is left
+            moves = work.score_moves(value)
         sides = _sides(totals) if totals else None
         return work.partial(deal, moves, sides, rungs, started, base, totals)
     return _checked(deal, objective, work, position, value, totals, line, moves, started, base)
@@ -153,7 +169,7 @@ def _checked(deal, objective, work, position, value, totals, line, moves, starte
         raise SolverError(f"the line ends at {outcome.rank:+d} strokes, not the forced "
                           f"{work.so_far + work.score:+d}")
     return Result(deal, objective, totals, outcome, cards, line_totals, tuple(moves),
-                  position.to_move + 1, session.engine.nodes, time.perf_counter() - started, base,
+                  position.to_move + 1, work.nodes, time.perf_counter() - started, base,
                   tricks, announcements, tuple(m.pair for m in line))
 
 
@@ -161,7 +177,7 @@ class _Work:
     """The steps of one solve, each spending the session's budget: the value, the forced
     outcome, every legal card, the line, and what to report when the budget ran out."""
 
-    def __init__(self, session: Session, position, objective: str):
+    def __init__(self, session: Session, position, objective: str, threads: int = 1):
         self.session = session
         self.constant = position.rules.constant_sum
         self.ranked = objective == "score"
@@ -172,14 +188,20 @@ class _Work:
         self.score: int | None = None
         self.rung = None
         self.stopped: str | None = None
+        self.threads = max(1, threads)
+        self.helper_nodes = 0           # nodes the helper threads' engines searched
+
+    @property
+    def nodes(self) -> int:
+        return self.session.engine.nodes + self.helper_nodes
 
     def stop(self, stop: Stopped) -> None:
         self.stopped = self.stopped or stop.reason
 
-    def guard(self, step):
+    def guard(self, step, session: Session | None = None):
         """Run ``step`` (any searches) within the budget; ``Stopped`` when it runs out."""
         try:
-            return self.session.guarded(step)
+            return (session or self.session).guarded(step)
         except Stopped as stop:
             self.stop(stop)
             raise
@@ -201,9 +223,9 @@ class _Work:
         """Side 0's final total as a range of one, where the totals are exact."""
         return (totals[0], totals[0]) if self.constant and totals else None
 
-    def possible_rungs(self, side0: tuple[int, int] | None) -> list:
+    def possible_rungs(self, side0: tuple[int, int] | None, session: Session | None = None) -> list:
         """The ladder's rungs that may be the forced outcome (``ladder.possible_rungs``)."""
-        rungs, stopped = possible_rungs(self.session, side0)
+        rungs, stopped = possible_rungs(session or self.session, side0)
         if stopped:
             self.stopped = self.stopped or stopped
         return rungs
@@ -221,36 +243,85 @@ class _Work:
             session.total_mode()
 
     def score_moves(self, value: int | None) -> list[MoveValue]:
-        """Every legal card: its totals and level, or, past the budget, the bounds proven."""
+        """Every legal card: its totals and level, or, past the budget, the bounds proven.
+        With ``threads`` the classes of cards are handed out to that many threads."""
         session = self.session
-        maximiser = session.maximising()
+        classes = session.classes()
+        if (self.threads > 1 and len(classes) > 1 and value is not None
+                and session.engine.nodes >= THREADS_FROM_NODES):
+            rows = self._rows_in_threads(classes, value)
+        else:
+            rows = [self._row(session, group[0], value) for group in classes]
         moves: list[MoveValue] = []
-        for number, group in enumerate(session.classes()):
-            move = group[0]
-            pair = session.shown_by(move)
-            with session.after(move) as gain:
-                row = self._child(value, gain, maximiser)
-            if self.apart and row.get("totals") is not None:
-                self._score_apart(move, row)
+        for number, (group, (pair, row)) in enumerate(zip(classes, rows)):
             for index in group:
                 card = in_notation(session.tables.cards[index & 63], session.deal.notation)
                 moves.append(MoveValue(card, group=number, pair=pair, **row))
         return moves
 
-    def _score_apart(self, move: int, row: dict) -> None:
-        """Bonuses scored apart: the card's score, exact or undecided."""
-        session = self.session
+    def _row(self, session: Session, move: int, value: int | None) -> tuple:
+        """(pair shown, row) for one class of cards, scored on ``session``."""
+        pair = session.shown_by(move)
+        maximiser = session.maximising()
+        with session.after(move) as gain:
+            row = self._child(value, gain, maximiser, session)
+        if self.apart and row.get("totals") is not None:
+            self._score_apart(move, row, session)
+        return pair, row
+
+    def _rows_in_threads(self, classes: list, value: int) -> list:
+        """``_row`` of every class, by ``threads`` threads: this one on the solve's engine,
+        the others each on an engine of its own that searches the same table.  Each takes
+        the next class not yet taken; the rows come back in the classes' order."""
+        root = self.session
+        count = min(self.threads, len(classes))
+        helpers = [Engine(share=root.engine) for _ in range(count - 1)]
+        sessions = [root] + [Session(root.deal, root.root, e) for e in helpers]
+        rows: list = [None] * len(classes)
+        taken = iter(range(len(classes)))
+        lock = threading.Lock()
+        failed: list[BaseException] = []
+
+        def work(session: Session) -> None:
+            try:
+                while not failed:
+                    with lock:
+                        k = next(taken, None)
+                    if k is None:
+                        return
+                    rows[k] = self._row(session, classes[k][0], value)
+            except BaseException as error:      # handed to the caller's thread
+                failed.append(error)
+
+        others = [threading.Thread(target=work, args=(s,), daemon=True) for s in sessions[1:]]
+        for thread in others:
+            thread.start()
         try:
-            child_score = self.guard(lambda: session.score_after(move))
+            work(root)
+        finally:
+            for thread in others:
+                thread.join()
+            self.helper_nodes += sum(e.nodes for e in helpers)
+        if failed:
+            raise failed[0]
+        return rows
+
+    def _score_apart(self, move: int, row: dict, session: Session | None = None) -> None:
+        """Bonuses scored apart: the card's score, exact or undecided."""
+        session = session or self.session
+        try:
+            child_score = self.guard(lambda: session.score_after(move), session)
         except Stopped:
             row["optimal"] = None
             return
         row.update(optimal=child_score == self.score, rank=self.so_far + child_score,
                    level=f"strokes {self.so_far + child_score:+d} for seat 1")
 
-    def _child(self, value: int | None, gain: int, maximiser: bool) -> dict:
+    def _child(self, value: int | None, gain: int, maximiser: bool,
+               session: Session | None = None) -> dict:
         """The pushed move's totals, optimality and level (or what is proven of them)."""
-        session, rung = self.session, self.rung
+        session = session or self.session
+        rung = self.rung
         try:
             if value is None:
                 raise Stopped(self.stopped or "nodes", *session.engine.value_range)
@@ -266,12 +337,12 @@ class _Work:
                         bounds=self.span(stop.lo, stop.hi))
         child += gain
         try:
-            child_totals = self.guard(lambda: session.final_totals(child - gain))
+            child_totals = self.guard(lambda: session.final_totals(child - gain), session)
         except Stopped:
             return dict(totals=None, optimal=None if self.ranked else child == value)
         if self.apart:
             return dict(totals=child_totals, optimal=None)
-        rungs = self.possible_rungs(self.point(child_totals))
+        rungs = self.possible_rungs(self.point(child_totals), session)
         child_rung = rungs[0] if len(rungs) == 1 and self.stopped is None else None
         if rung is not None:
             optimal = None if child_rung is None else child_rung.rank == rung.rank
@@ -286,7 +357,7 @@ class _Work:
     def partial(self, deal, moves, span, rungs, started, base, totals=None) -> Result:
         session = self.session
         return Result(deal, "score" if self.ranked else "total", totals, None, (), None,
-                      tuple(moves), session.root.to_move + 1, session.engine.nodes,
+                      tuple(moves), session.root.to_move + 1, self.nodes,
                       time.perf_counter() - started, base, exact=False,
                       stopped=self.stopped or "nodes", bounds=span,
                       levels=tuple((r.text, None if r.winner is None else r.winner + 1)

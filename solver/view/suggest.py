@@ -10,7 +10,12 @@ expected total (``--objective total``) or the expected rung of the game's outcom
 then the expected total (``--objective score``, the default).
 
 Layouts are solved on all cores (or a Dask cluster) with one engine per worker, reused
-for every layout it solves (``solver.analysis.batch``'s workers).
+for every layout it solves (``solver.run.pool``'s workers).
+
+Under ``--objective score`` without the totals (``totals=False``, ``--no-totals``) a layout
+needs only the outcome rung each card forces, not its exact total: the ladder's conditions
+are tested one null-window search each (``layout_rungs``) instead of an exact search per card,
+which at the first card of a whole deal takes about half the nodes.
 """
 
 from __future__ import annotations
@@ -38,18 +43,23 @@ class NoExactLayout(RuntimeError):
 
 
 def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
-                 limits=None, share: str | None = None) -> list[Row] | None:
+                 limits=None, share: str | None = None, totals: bool = True) -> list[Row] | None:
     """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side;
     None when ``limits`` (for this layout) were hit.  Ctrl-C is passed on.
 
     ``share`` names the information set the layout belongs to (``layout_set``): when this
     worker's engine last solved a layout of the same set, the table entries valid for every
-    layout are kept (``Engine.next_layout``), else the table starts empty."""
+    layout are kept (``Engine.next_layout``), else the table starts empty.  ``totals`` False
+    (under the score objective): the rung of each card only, its totals None."""
     from solver.search.solve import solve
     deal = loads(text, "<layout>")
     engine = worker_engine(tt_megabytes)
     if share is not None:
         engine.next_layout(share)       # clears the table, or keeps only what every layout shares
+    if objective == "score" and not totals:
+        rows = layout_rungs(deal, seat, engine, share is not None, limits)
+        if rows is not NO_LADDER:
+            return rows
     result = solve(deal, objective=objective, engine=engine, keep_tt=share is not None,
                    limits=limits)
     if result.stopped == "interrupt":
@@ -63,6 +73,60 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
         rows.append((move.card.text(deal.notation), move.totals[side], move.totals[1 - side],
                      _level_label(move.level, move.winner, side), rank, move.optimal))
     return rows
+
+
+NO_LADDER = object()     # layout_rungs: the game has no ladder here (exact totals decide)
+
+
+def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
+    """Every legal card's forced outcome rung, by the ladder's conditions alone: rows with
+    no totals (None when ``limits`` were hit; ``NO_LADDER`` where the game has no ladder or
+    scores bonuses apart).  The root's rung R first (the first condition that holds, one
+    null-window search each); a card of side 0 (the side the ladder ranks for) cannot force
+    more than R, so its walk starts at R; a card of side 1 cannot give side 0 less than R,
+    so its walk stops there, untested."""
+    from solver.core.anytime import Limits, Stopped
+    from solver.search.ladder import forced_rung
+    from solver.search.objectives import score_objective
+    from solver.search.session import Session
+    position = deal.position()
+    if position.is_over() or score_objective(position) is not None:
+        return NO_LADDER
+    engine.new_search()
+    session = Session(deal, position, engine, keep_tt, limits or Limits())
+    if not session.ladder():
+        return NO_LADDER
+    side = (seat - 1) % 2
+    try:
+        root = session.guarded(lambda: forced_rung(session))
+        maximiser = session.maximising()
+        rows = []
+        for child in session.moves():
+            rung = session.guarded(lambda: _child_rung(session, root, maximiser))
+            rank = rung.rank if side == 0 else -rung.rank
+            label = _level_label(rung.text, None if rung.winner is None else rung.winner + 1, side)
+            for index in child.group:
+                card = session.tables.cards[index & 63]
+                rows.append((card.text(deal.notation), None, None, label, rank,
+                             rung.rank == root.rank))
+        return rows
+    except Stopped as stop:
+        if stop.reason == "interrupt":
+            raise KeyboardInterrupt from None
+        return None
+
+
+def _child_rung(session, root, maximiser: bool):
+    """The rung forced after a move (pushed), knowing the root's rung ``root``."""
+    rungs = session.ladder()
+    for rung in rungs:
+        if maximiser and rung.rank > root.rank:
+            continue                        # side 0 cannot force more than at the root
+        if not maximiser and rung.rank == root.rank:
+            return rung                     # ... nor side 1 leave it less
+        if session.holds(rung.condition):
+            return rung
+    return rungs[-1]
 
 
 def layout_set(info: InfoSet, objective: str) -> str:
@@ -81,10 +145,12 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
 
 
 def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
-            dask_address: str | None, limits=None) -> Iterator[tuple[int, list[Row] | None]]:
+            dask_address: str | None, limits=None, totals: bool = True
+            ) -> Iterator[tuple[int, list[Row] | None]]:
     """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
     per worker."""
-    calls = [(i, (job[0], job[1], objective, tt_megabytes, limits) + tuple(job[2:]))
+    calls = [(i, (job[0], job[1], objective, tt_megabytes, limits,
+                  job[2] if len(job) > 2 else None, totals))
              for i, job in enumerate(jobs)]
     for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
@@ -98,7 +164,8 @@ def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
 @dataclass(frozen=True)
 class CardView:
     card: str
-    mean: float                          # expected final total of the seat's side
+    mean: float | None                   # expected final total of the seat's side (None:
+                                         # not computed, ``totals=False``)
     interval: tuple[float, float] | None  # 95% interval of the mean (exact: the mean itself)
     p_best: float                        # share of layouts where it is double-dummy best
     levels: dict[str, float]             # outcome level -> share of layouts
@@ -172,10 +239,11 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         for card in cards:
             table[card].append(by_card[card])
     use_rank = objective == "score" and all(r[4] is not None for rows in table.values() for r in rows)
+    with_totals = all(r[1] is not None for rows in table.values() for r in rows)
     views = []
     for card in cards:
         rows = table[card]
-        mean, interval = mean_interval([r[1] for r in rows], exact)
+        mean, interval = mean_interval([r[1] for r in rows], exact) if with_totals else (None, None)
         levels: dict[str, float] = {}
         for r in rows:
             if r[3] is not None:
@@ -184,6 +252,8 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         views.append(CardView(card, mean, interval, sum(1 for r in rows if r[5]) / k, levels, mean_rank))
 
     def key(v: CardView) -> tuple:
+        if not with_totals:
+            return (v.mean_rank,)
         return (v.mean_rank, v.mean) if use_rank else (v.mean,)
     views.sort(key=key, reverse=True)
     best = views[0].card
@@ -196,8 +266,9 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         margin, margin_interval = mean_interval(diffs, exact)
         if all(d == 0 for d in diffs):
             margin_interval = (0, 0)
-        total_margin, total_interval = mean_interval([a[1] - b[1] for a, b in zip(table[best], table[runner])],
-                                                     exact)
+        if with_totals:
+            total_margin, total_interval = mean_interval(
+                [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval)
@@ -239,18 +310,19 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
             objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
             tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
             progress: Callable[[int, int], None] | None = None, limits=None,
-            share_tables: bool = True) -> Suggestion:
+            share_tables: bool = True, totals: bool = True) -> Suggestion:
     """Advice for the seat of ``info`` (it must be to move).  ``limits`` apply to each
     layout: a layout that hits them is left out of the figures and counted
     (``Suggestion.left_out``); ``NoExactLayout`` if every layout hit them.  ``share_tables``:
     a worker keeps the table entries valid for every layout from one layout to the next
-    (``score_layout``)."""
+    (``score_layout``).  ``totals`` False under the score objective: each card's rung only
+    (no expected totals; cards tied in the expected rung stay in the order of the listing)."""
     started = time.perf_counter()
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
     share = layout_set(info, objective) if share_tables else None
     results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
-                            tt_megabytes, progress, limits)
+                            tt_megabytes, progress, limits, totals)
     kept = [rows for rows in results if rows is not None]
     if not kept:
         raise NoExactLayout(f"all {len(results)} layouts hit the limit: no advice")
@@ -264,13 +336,13 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
 def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
                   progress: Callable[[int, int], None] | None = None,
-                  limits=None) -> list[list[Row] | None]:
+                  limits=None, totals: bool = True) -> list[list[Row] | None]:
     """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
     local cores by default."""
     workers = workers or os.cpu_count() or 1
     out: list = [None] * len(jobs)
     done = 0
-    for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits):
+    for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals):
         out[i] = rows
         done += 1
         if progress:

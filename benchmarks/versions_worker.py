@@ -1,0 +1,58 @@
+"""One process of ``test_versions.py``: measure one row's deals with one version of stich.
+
+    python versions_worker.py REPO SPEC_JSON
+
+REPO is a checkout whose core is built (this one, or the previous code's); SPEC_JSON says
+the game, players, rules, seeds, the measure ("value", "solve" for the score objective,
+"cards" for every card under the total objective, as DDS computes) and the threads.  Each
+deal is measured from a cleared engine (``bench.measure_value`` / ``measure_solve``).
+Prints one JSON object: per deal the CPU seconds of this process (all its threads), the
+wall seconds and the nodes.  The imports follow either layout (``solver.run.bench`` since
+the layout of issue 21, ``solver.bench`` before it).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+import time
+
+
+def main() -> None:
+    repo, spec = sys.argv[1], json.loads(sys.argv[2])
+    sys.path.insert(0, repo)
+    os.chdir(repo)
+    try:
+        from solver.deals.dealing import random_deal
+        from solver.run.bench import measure_solve, measure_value
+        from solver.search.solve import new_engine
+    except ImportError:                                     # the layout before issue 21
+        from solver.bench import measure_solve, measure_value
+        from solver.dealing import random_deal
+        from solver.solve import new_engine
+    threads = spec.get("threads", 1)
+    takes_threads = "threads" in inspect.signature(measure_solve).parameters
+    engine = new_engine(64)
+    deals = [random_deal(spec["game"], seed, players=spec["players"], rules=dict(spec["rules"]))
+             for seed in spec["seeds"]]
+    measure_value(random_deal(spec["game"], 99_999, players=spec["players"],
+                              rules=dict(spec["rules"])), engine)          # warm up, not measured
+    out = {"cpu": [], "wall": [], "nodes": [], "threads": threads if takes_threads else 1}
+    for seed, deal in zip(spec["seeds"], deals):
+        cpu, wall = time.process_time(), time.perf_counter()
+        if spec["measure"] == "value":
+            m = measure_value(deal, engine, seed)
+        else:
+            objective = "total" if spec["measure"] == "cards" else "score"
+            extra = {"threads": threads} if takes_threads else {}
+            m = measure_solve(deal, engine, seed, objective, **extra)
+        out["cpu"].append(time.process_time() - cpu)
+        out["wall"].append(time.perf_counter() - wall)
+        out["nodes"].append(m.nodes)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

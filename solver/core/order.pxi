@@ -1,0 +1,236 @@
+# Move ordering: which card to try first.  Follows by what they do to the trick so far,
+# leads by a one-trick look-ahead, both after the card the table remembers and with the
+# history of cut-offs as a tie-break.
+#
+# A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
+# equal scores lowest card first.  The search takes the largest first (``first_move``) and
+# sorts the rest only if that did not cut: most nodes are cut by their first move.
+
+cdef enum:
+    F_TAKE = 0      # a follow that wins the trick from the other side, or as the last card
+    F_OVER = 1      # a follow that overtakes the partner's winning card, more cards to come
+    F_FEED = 2      # a follow that leaves the trick to the partner
+    F_DUCK = 3      # a follow that loses the trick to the other side
+    HIST_CAP = 65535
+
+
+cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
+    """What each card scores as a follow in each of the four cases (``follow_score``)."""
+    cdef int x, v, r
+    for x in range(MAXCARDS):
+        v = c.value[x]
+        r = c.rank[x]
+        c.fscore[F_TAKE][x] = 3000 + 8 * v - r      # take it as cheaply as possible
+        c.fscore[F_OVER][x] = 1000 + v
+        c.fscore[F_FEED][x] = 2000 + 16 * v - r     # give points to the partner
+        c.fscore[F_DUCK][x] = 500 - 16 * v - r      # throw the cheapest
+
+
+cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
+    """How promising it is to play ``x`` to the trick in progress (bigger first)."""
+    cdef int wpos = c.twin[c.tb + c.tlen - 1]
+    cdef int wcard = c.tcard[c.tb + wpos]
+    cdef int partner = c.side[c.seat_of[c.leader + wpos]] == c.side[seat]
+    cdef int last = c.tlen == c.nseats - 1
+    if (beaters(c, wcard) >> x) & 1:
+        return c.fscore[F_OVER if partner and not last else F_TAKE][x]
+    return c.fscore[F_FEED if partner else F_DUCK][x]
+
+
+cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
+    """The card of ``m`` that gives away least: lowest value, then lowest rank, then the
+    lowest card (one key per card, the least kept without a branch)."""
+    cdef int best = 1 << 30, key, x
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        key = c.cheap_key[x] * 64 + x
+        best = key if key < best else best
+    return best & 63 if best != (1 << 30) else -1
+
+
+cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
+    cdef int best = -1, key, best_key = -1, x
+    while m:
+        x = st_ctz(m)
+        m &= m - 1
+        key = (c.value[x] << 8) - c.rank[x]
+        if key > best_key:
+            best_key = key
+            best = x
+    return best
+
+
+cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
+    """Play the rest of the trick greedily after leading ``x``: opponents beat the winning
+    card as cheaply as they can or throw their cheapest card, partners throw points on a
+    trick their side wins.  Winning the trick scores high, losing it low, by its points."""
+    cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
+    cdef uint64_t a, b, bw
+    for k in range(1, n):
+        s = c.seat_of[seat + k]
+        a = allowed_after(c, s, x, wcard)
+        if not a:
+            return 0
+        bw = beaters(c, wcard)
+        if c.side[s] != c.side[wseat]:
+            b = a & bw
+            y = cheapest(c, b) if b else cheapest(c, a)
+        elif k == n - 1:
+            y = richest(c, a & ~bw) if a & ~bw else cheapest(c, a)
+        else:
+            y = cheapest(c, a)
+        pts += c.value[y]
+        if (bw >> y) & 1:
+            wcard = y
+            wseat = s
+    pts += c.trick_bonus
+    if c.side[wseat] == c.side[seat]:
+        return 2048 + 8 * pts - c.value[x]
+    return 1024 - 8 * pts - c.value[x]
+
+
+cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
+    return c.hist_key[seat][x] + (<int64_t> score) * 64
+
+
+cdef inline void history_cut(Ctx* c, int seat, int x) noexcept nogil:
+    """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key."""
+    cdef int h = c.hist[seat][x] + c.tricks_left * c.tricks_left
+    if h > HIST_CAP:
+        h = HIST_CAP
+    c.hist[seat][x] = h
+    c.hist_key[seat][x] = h * 64 + (63 - x)
+
+
+cdef inline void history_clear(Ctx* c) noexcept nogil:
+    cdef int s, x
+    for s in range(MAXSEATS):
+        for x in range(MAXCARDS):
+            c.hist[s][x] = 0
+            c.hist_key[s][x] = 63 - x
+
+
+cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
+                            int ttmove) noexcept nogil:
+    """The sort key of each card of ``moves`` (low to high); returns how many.  The card
+    ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
+    ``order_lead``), each above the history of cut-offs."""
+    cdef int n = 0, x, wpos, sel
+    cdef uint64_t beat
+    cdef int* wins
+    cdef int* loses
+    if not c.use_order:
+        while moves:
+            x = st_ctz(moves)
+            moves &= moves - 1
+            keys[n] = 63 - x
+            n += 1
+        return n
+    if c.tlen > 0:
+        wpos = c.twin[c.tb + c.tlen - 1]
+        beat = beaters(c, c.tcard[c.tb + wpos])
+        if c.side[c.seat_of[c.leader + wpos]] == c.side[seat]:
+            wins = c.fscore[F_OVER if c.tlen != c.nseats - 1 else F_TAKE]
+            loses = c.fscore[F_FEED]
+        else:
+            wins = c.fscore[F_TAKE]
+            loses = c.fscore[F_DUCK]
+        while moves:
+            x = st_ctz(moves)
+            moves &= moves - 1
+            if x == ttmove:
+                keys[n] = sort_key(c, seat, x, 1 << 30)
+            else:
+                sel = <int> ((beat >> x) & 1)
+                keys[n] = sort_key(c, seat, x, (loses[x] + sel * (wins[x] - loses[x])) * 65536)
+            n += 1
+        return n
+    if c.order_lead and c.two_sides_of_one:
+        return score_leads_two(c, seat, moves, keys, ttmove)
+    while moves:
+        x = st_ctz(moves)
+        moves &= moves - 1
+        if x == ttmove:
+            keys[n] = sort_key(c, seat, x, 1 << 30)
+        elif c.order_lead:
+            keys[n] = sort_key(c, seat, x, lead_score(c, seat, x) * 65536)
+        else:
+            keys[n] = sort_key(c, seat, x, 0)
+        n += 1
+    return n
+
+
+cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
+                                int ttmove) noexcept nogil:
+    """``score_moves`` for leads with two seats, one a side: ``lead_score`` with what the
+    other seat may play to each suit worked out once for all the leads."""
+    cdef int n = 0, x, y, s, pts, score
+    cdef uint64_t p = c.play[c.seat_of[seat + 1]], a, b, bw
+    cdef uint64_t follow[4]
+    cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+    for s in range(4):
+        a = p
+        if r.follow_suit:
+            b = p & c.suit_mask[s]
+            if b:
+                a = b
+            elif r.must_trump and p & c.trump_mask:
+                a = p & c.trump_mask
+        follow[s] = a
+    while moves:
+        x = st_ctz(moves)
+        moves &= moves - 1
+        if x == ttmove:
+            keys[n] = sort_key(c, seat, x, 1 << 30)
+            n += 1
+            continue
+        a = follow[c.suit[x]]
+        bw = beaters(c, x)
+        if r.must_beat and a & bw:
+            a &= bw
+        if not a:
+            score = 0
+        else:
+            b = a & bw
+            y = cheapest(c, b if b else a)
+            pts = c.value[x] + c.value[y] + c.trick_bonus
+            if (bw >> y) & 1:
+                score = 1024 - 8 * pts - c.value[x]
+            else:
+                score = 2048 + 8 * pts - c.value[x]
+        keys[n] = sort_key(c, seat, x, score * 65536)
+        n += 1
+    return n
+
+
+cdef inline int first_move(int64_t* keys, int n) noexcept nogil:
+    """The card of the largest key (one branch-free scan)."""
+    cdef int i
+    cdef int64_t k = keys[0]
+    for i in range(1, n):
+        k = keys[i] if keys[i] > k else k
+    return <int> (63 - (k & 63))
+
+
+cdef inline void sort_keys(int64_t* keys, int n) noexcept nogil:
+    """Sort the sort keys, largest first (insertion sort: a handful of moves)."""
+    cdef int i, j
+    cdef int64_t k
+    for i in range(1, n):
+        k = keys[i]
+        j = i
+        while j > 0 and keys[j - 1] < k:
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = k
+
+
+cdef inline int order_moves(Ctx* c, int seat, uint64_t moves, int* out, int ttmove) noexcept nogil:
+    """Every card of ``moves`` in the order the search tries them (into ``out``)."""
+    cdef int64_t keys[MAXMOVES]
+    cdef int n = score_moves(c, seat, moves, keys, ttmove), i
+    sort_keys(keys, n)
+    for i in range(n):
+        out[i] = <int> (63 - (keys[i] & 63))
+    return n

@@ -1,0 +1,79 @@
+"""The player's view without the totals (``suggest(totals=False)``, ``--no-totals``).
+
+Under the score objective a layout then needs only the outcome rung each card forces, found by
+the ladder's conditions (``layout_rungs``), not each card's exact total.  Every card's rung,
+level and optimality must be those of the full solve of the layout (``score_layout`` with the
+totals), on positions of every game with a ladder, and the advice must agree with the one
+computed with the totals in everything but the totals.
+"""
+
+from __future__ import annotations
+
+import pytest
+from randompositions import MODES, generate
+
+from solver.deals.deal import loads
+from solver.deals.dealing import random_deal
+from solver.search.solve import new_engine
+from solver.view import information
+from solver.view.suggest import NO_LADDER, layout_rungs, score_layout, suggest
+
+
+def without_totals(rows):
+    return [(card, label, rank, optimal) for card, _, _, label, rank, optimal in rows]
+
+
+def positions():
+    for mode in sorted(MODES):
+        for seed in range(10):
+            yield pytest.param(generate(mode, 5000 + seed, "large"), id=f"{mode}-{seed}")
+    for game, seed in [("schafkopf2", 1), ("schafkopf2", 2), ("elfern", 3), ("officers_skat", 4),
+                       ("einwerfen", 5), ("bohemian_schneider", 6)]:
+        yield pytest.param(random_deal(game, seed).dump(), id=f"{game}-deal-{seed}")
+
+
+@pytest.mark.parametrize("text", positions())
+def test_rungs_are_the_full_solves(text):
+    deal = loads(text, "<layout>")
+    position = deal.position()
+    if position.is_over():
+        pytest.skip("the deal is over")
+    seat = position.to_move + 1
+    rows = layout_rungs(deal, seat, new_engine(4), False)
+    full = score_layout(text, seat, "score", 4)
+    if rows is NO_LADDER:
+        assert all(r[1] is not None for r in full)
+        return
+    assert without_totals(rows) == without_totals(full)
+    assert all(r[1] is None and r[2] is None for r in rows)
+
+
+@pytest.mark.parametrize("game,seed,plies", [("scharwenzel", 11, 20), ("schafkopf2", 12, 20),
+                                             ("elfern", 13, 26), ("officers_skat", 14, 20)])
+def test_advice_without_totals_agrees(game, seed, plies):
+    """The same rungs, levels and P(best) per card as with the totals; no totals shown."""
+    from solver.search.solve import solve
+    deal = random_deal(game, seed)
+    line = solve(deal).line
+    here = deal.after(list(line[:plies]))
+    info = information(here, here.position().to_move + 1)
+    with_totals = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8)
+    rungs_only = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8,
+                         totals=False)
+
+    def by_card(s):
+        return {v.card: (v.mean_rank, v.p_best, v.levels) for v in s.advice.cards}
+
+    assert by_card(rungs_only) == by_card(with_totals)
+    assert all(v.mean is None and v.interval is None for v in rungs_only.advice.cards)
+    best = max(v.mean_rank for v in with_totals.advice.cards)
+    assert next(v for v in rungs_only.advice.cards if v.card == rungs_only.advice.best).mean_rank == best
+
+
+def test_no_totals_needs_the_score_objective():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "cli.main", "suggest",
+                          "examples/hidden/schafkopf2-hidden.toml", "--objective", "total",
+                          "--no-totals"], capture_output=True, text=True)
+    assert out.returncode == 2 and "--no-totals" in out.stderr
