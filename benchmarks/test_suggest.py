@@ -108,7 +108,6 @@ def test_suggest_rungs_nodes(bench, game):
     """Nodes of K = 20 layouts at the first card solved one after another on one engine, with
     every card's exact total (the full solve) and with its outcome rung only (``--no-totals``).
     Deterministic: the measure of what the rungs save."""
-    from solver.search.solve import new_engine
     from solver.view import sample_layouts
     from solver.view.suggest import layout_rungs, score_layout
     path, seat = DECISIONS[game]

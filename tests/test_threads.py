@@ -14,13 +14,13 @@ import threading
 import pytest
 from randompositions import MODES, generate
 
+from solver.analysis.table import dd_table
 from solver.core._search import Engine
 from solver.deals.deal import loads
 from solver.deals.dealing import random_deal
 from solver.games import GAMES
 from solver.search.session import Session
 from solver.search.solve import new_engine, solve
-from solver.analysis.table import dd_table
 
 
 @pytest.fixture(autouse=True)
@@ -156,9 +156,9 @@ def test_sharing_engine_keeps_the_owners_table():
 def test_table_threads_ctrl_c_keeps_whole_cells(monkeypatch):
     """Ctrl-C (here: in the search of the third cell started) stops the table; every cell
     shown is whole and exact, and the command exits 130."""
-    import solver.analysis.table as table_module
     from click.testing import CliRunner
 
+    import solver.analysis.table as table_module
     from cli.main import main
     real, calls = table_module.solve, {"n": 0}
 
