@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from solver.files.interrupt import USER_RAISES, is_ctrl_c
 from solver.files.userfile import UserFileError, load_module
 from solver.games import GAMES
 from solver.games.layouts import LAYOUTS
@@ -689,6 +690,8 @@ def load_predicate(path: str | Path) -> Predicate:
     def checked(deal: Deal) -> bool:
         try:
             return bool(accept(deal))
-        except Exception as exc:  # noqa: BLE001 - user code
+        except USER_RAISES as exc:      # user code; but Ctrl-C stops the dealing
+            if is_ctrl_c(exc):
+                raise
             raise ConstraintError(f"{path}: accept() raised {type(exc).__name__}: {exc}") from None
     return checked

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from solver.files.interrupt import USER_RAISES, is_ctrl_c
 from solver.model.cards import Card
 
 from .view import HiddenCardError
@@ -72,7 +73,9 @@ class Tactic:
             raise
         except HiddenCardError as exc:
             raise TacticError(f"tactic {self.name} reaches for a card the mover cannot see: {exc}") from None
-        except Exception as exc:  # noqa: BLE001 - a user's tactic may raise anything
+        except USER_RAISES as exc:      # a user's tactic may raise anything; Ctrl-C stops the run
+            if is_ctrl_c(exc):
+                raise
             raise TacticError(f"tactic {self.name} raised {type(exc).__name__}: {exc}") from None
 
     def _cards(self, answer) -> list[Card] | None:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+from solver.files.interrupt import USER_RAISES, is_ctrl_c
+
+from .base import TacticError
+
 
 def trick(view) -> int:
     """The trick being played, from 1."""
@@ -58,5 +62,19 @@ def describe(view, advised, extra: dict[str, Callable] | None = None) -> dict[st
     """Every feature of a decision (``None`` where one does not apply, e.g. no stock)."""
     out = {name: (f(view, advised) if name == "suit_seen" else f(view)) for name, f in BUILTIN.items()}
     for name, function in (extra or {}).items():
-        out[name] = function(view)
+        out[name] = _user_feature(name, function, view)
     return out
+
+
+def _user_feature(name: str, function: Callable, view) -> object:
+    """A tactic file's feature: a number, a word, true/false or None, else ``TacticError``."""
+    try:
+        value = function(view)
+    except USER_RAISES as exc:          # the user's code; Ctrl-C stops the run
+        if is_ctrl_c(exc):
+            raise
+        raise TacticError(f"feature {name} raised {type(exc).__name__}: {exc}") from None
+    if value is not None and not isinstance(value, (str, int, float, bool)):
+        raise TacticError(f"feature {name} returned {type(value).__name__} {value!r:.60}: "
+                          f"give a number, a word, true/false or None")
+    return value

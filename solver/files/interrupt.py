@@ -1,0 +1,53 @@
+"""Telling a real Ctrl-C from a user's Python file that raises KeyboardInterrupt itself.
+
+A tactic, a decision feature or a predicate is the user's code: whatever it raises is bad input
+(exit 2, one line naming the file), ``KeyboardInterrupt`` and ``SystemExit`` included.  But
+Ctrl-C arrives as a ``KeyboardInterrupt`` too, and it must stop the run (exit 130) keeping what
+is finished.  The command line runs under ``watching()``, whose SIGINT handler notes that the
+key was pressed; a worker process ignores SIGINT (``solver.run.pool``), so any
+``KeyboardInterrupt`` there is the user's code's own.  Where nobody watches (the library
+called from a program), every ``KeyboardInterrupt`` counts as Ctrl-C, as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from typing import Iterator
+
+USER_RAISES = (Exception, KeyboardInterrupt, SystemExit)   # what a user's function may raise
+
+_pressed = False
+
+
+def _on_sigint(signum, frame) -> None:
+    global _pressed
+    _pressed = True
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def watching() -> Iterator[None]:
+    """Note every Ctrl-C while the block runs (only the main thread can set a handler)."""
+    global _pressed
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _pressed = False
+    previous = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def is_ctrl_c(exc: BaseException) -> bool:
+    """Is ``exc`` a real Ctrl-C (True where that cannot be told)?  False for a user's
+    ``KeyboardInterrupt`` or ``SystemExit`` and for every other exception."""
+    if not isinstance(exc, KeyboardInterrupt):
+        return False
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is _on_sigint:
+        return _pressed
+    return handler is not signal.SIG_IGN
