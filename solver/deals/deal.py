@@ -16,10 +16,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from solver.files.userfile import UserFileError, read_bytes
 from solver.games import GAMES, Game, OptionError, RuleFileError, find_game
 from solver.games.base import NAMED
 from solver.games.layouts import LAYOUTS, Pile
-from solver.games.rulefile import RULES_DIR
+from solver.games.rulefile import RULES_DIR, NoRuleFile
 from solver.model.cards import NOTATIONS, Card, CardError, parse_card, parse_suit, suit_name
 from solver.model.position import IllegalMove, Position
 from solver.model.rules import RuleSet
@@ -287,18 +288,15 @@ def load(path: str | Path, rules: dict[str, Any] | None = None, *, other_games_r
             stdin = getattr(sys.stdin, "buffer", None)
             data = (stdin.read(MAX_DEAL_BYTES + 1) if stdin is not None
                     else sys.stdin.read(MAX_DEAL_BYTES + 1).encode("utf-8", "surrogateescape"))
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_DEAL_BYTES + 1)
+        else:           # the bounded reader of every user file: a device is not a deal file
+            data = read_bytes(path, "deal file", MAX_DEAL_BYTES)
         if len(data) > MAX_DEAL_BYTES:
             raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads
-    except FileNotFoundError:
-        raise DealError("no such file", None, source) from None
+    except UserFileError as exc:
+        raise DealError(exc.problem, None, source) from None
     except MemoryError:
         raise DealError("out of memory while reading", None, source) from None
-    except IsADirectoryError:
-        raise DealError("is a directory, not a deal file", None, source) from None
     except UnicodeDecodeError as exc:
         raise DealError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", None, source) from None
     except OSError as exc:
@@ -424,11 +422,11 @@ class _Reader:
         folder = Path(self.source).parent if Path(self.source).is_file() else None
         try:
             spec = find_game(GAMES, game, folder)
-        except RuleFileError as exc:
-            if exc.key is None and exc.source and not Path(exc.source).exists():
-                raise self.fail("game", f"no game {_shown(game)} and no rule file {exc.source} "
-                                        f"(games: {', '.join(GAMES)})") from None
-            raise DealError(exc.message, exc.key, exc.source) from None
+        except NoRuleFile as exc:
+            raise self.fail("game", f"no game {_shown(game)} and no rule file {exc.source} "
+                                    f"(games: {', '.join(GAMES)})") from None
+        except RuleFileError as exc:        # the deal file's key, then the rule file's problem
+            raise self.fail("game", str(exc)) from None
         if spec is None:
             raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)}, "
                                     f"or a rule file's path)")

@@ -10,6 +10,7 @@ its line number.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -18,25 +19,42 @@ import types
 from pathlib import Path
 from types import ModuleType
 
+from .interrupt import USER_RAISES, is_ctrl_c
+
 MAX_BYTES = 1 << 20            # 1 MB: deal files, rule files, tactic and predicate files
 
 
 class UserFileError(ValueError):
-    """A user's file cannot be read, is too large, or (Python) raised while it ran."""
+    """A user's file cannot be read, is too large, or (Python) raised while it ran:
+    ``path: problem`` (the path as the user gave it)."""
+
+    def __init__(self, path: str | Path, problem: str):
+        super().__init__(f"{path}: {problem}")
+        self.path, self.problem = str(path), problem
+
+
+class NoSuchFile(UserFileError):
+    """The file is not there (or its name cannot be one: too long, a file as a folder)."""
+
+
+_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
 
 
 def read_bytes(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
     """The bytes of ``path`` (at most ``limit``); ``what`` names the file's role in messages
     ("rule file", "tactic file")."""
-    path = Path(path)
+    name = os.fspath(path)                 # not Path(""), which is the current folder
+    path = Path(name) if name else "''"
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        reason = "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc))
-        raise UserFileError(f"{path}: {reason} (the {what})") from None
+        if exc.errno in _MISSING:
+            reason = "no such file" if exc.errno == errno.ENOENT else (exc.strerror or "no such file")
+            raise NoSuchFile(path, f"{reason} (the {what})") from None
+        raise UserFileError(path, f"{exc.strerror or exc} (the {what})") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UserFileError(f"{path}: not a regular file (the {what})")
+            raise UserFileError(path, f"not a regular file (the {what})")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 16, limit + 1 - size))
@@ -45,11 +63,11 @@ def read_bytes(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
-        raise UserFileError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+        raise UserFileError(path, f"cannot read the {what}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     if size > limit:
-        raise UserFileError(f"{path}: the {what} is larger than {limit // (1 << 20)} MB")
+        raise UserFileError(path, f"the {what} is larger than {limit // (1 << 20)} MB")
     return b"".join(chunks)
 
 
@@ -59,7 +77,7 @@ def read_text(path: str | Path, what: str, limit: int = MAX_BYTES) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserFileError(f"{Path(path)}: the {what} is not UTF-8 text (byte {exc.start})") from None
+        raise UserFileError(path, f"the {what} is not UTF-8 text (byte {exc.start})") from None
 
 
 def digest(path: str | Path, what: str) -> str:
@@ -79,9 +97,11 @@ def load_module(path: str | Path, what: str) -> ModuleType:
     try:
         code = compile(source, str(path), "exec")
         exec(code, module.__dict__)  # noqa: S102 - running the user's own file is the point
-    except Exception as exc:  # noqa: BLE001 - the user's file may raise anything
-        raise UserFileError(f"{path}: loading the {what} raised {type(exc).__name__}"
-                            f"{_line_in(path, exc)}: {exc}") from None
+    except USER_RAISES as exc:          # the user's file may raise anything, but Ctrl-C is Ctrl-C
+        if is_ctrl_c(exc):
+            raise
+        raise UserFileError(path, f"loading the {what} raised {type(exc).__name__}"
+                                  f"{_line_in(path, exc)}: {exc}") from None
     return module
 
 

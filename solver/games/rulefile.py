@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from solver.files.userfile import NoSuchFile, UserFileError, read_text
 from solver.model.cards import (
     ACE,
     EIGHT,
@@ -63,6 +64,11 @@ SCHEMA: dict[str, Any] = {
     "view": {"other_hands": None, "face_down": None, "stock": None, "why": None},
 }
 LEVEL_KEYS = ("name", "score", "loser_at_most", "winner_at_least", "loser_no_trick")
+# the ranges of the numbers of a rule file: what the core's tables and totals can hold
+MAX_SEATS = 8
+MAX_VALUE = 100                  # a card's value, the last trick's bonus
+MAX_TOTAL = 10_000               # a total to win or to reach a level: above any pack's worth
+MAX_SCORE = 1_000                # what a win or a level scores
 OPTION_KEYS = ("default", "choices", "help", "source", "set")
 
 
@@ -75,6 +81,10 @@ class RuleFileError(OptionError):
 
     def __str__(self) -> str:
         return ": ".join(p for p in (self.source, self.key, self.message) if p)
+
+
+class NoRuleFile(RuleFileError):
+    """No rule file at the path given (``source``)."""
 
 
 # --- reading and merging ------------------------------------------------------------------------
@@ -91,15 +101,34 @@ def _merge(base: dict, over: dict) -> dict:
 
 
 def _read_toml(path: Path) -> dict:
+    """The table of a rule file, read with the limit of every user file."""
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise RuleFileError("no such rule file", None, str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleFileError(f"cannot read: {exc}", None, str(path)) from None
+        text = read_text(path, "rule file")
+    except NoSuchFile as exc:
+        raise NoRuleFile(exc.problem, None, str(path)) from None
+    except UserFileError as exc:
+        raise RuleFileError(exc.problem, None, str(path)) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleFileError(f"TOML syntax error: {exc}", None, str(path)) from None
+    except RecursionError:
+        raise RuleFileError("TOML nested too deeply", None, str(path)) from None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:                     # a name too long for the file system is no file
+        return False
+
+
+def _identity(path: Path) -> Path:
+    """The file itself, whatever path names it: what cycles and loading once are judged by."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):     # RuntimeError: a loop of symbolic links
+        return path.absolute()
 
 
 def _locate(ref: str, base_dir: Path | None) -> Path | None:
@@ -110,25 +139,31 @@ def _locate(ref: str, base_dir: Path | None) -> Path | None:
             path = base_dir / path
         return path
     builtin = RULES_DIR / f"{ref.strip().lower()}.toml"
-    return builtin if builtin.exists() else None
+    return builtin if _is_file(builtin) else None
 
 
 def read_data(path: Path, seen: tuple = ()) -> dict:
-    """The rule file's table with its ``extends`` chain merged in (the file's own keys win)."""
-    path = path.resolve()
-    if path in seen:
-        raise RuleFileError("extends itself (a cycle of extends)", "extends", str(path))
+    """The rule file's table with its ``extends`` chain merged in (the file's own keys win).
+    Messages name each file by the path the user wrote (an ``extends`` relative to its file)."""
+    shown, real = str(path), _identity(path)
+    if real in seen:
+        raise RuleFileError("extends itself (a cycle of extends)", "extends", shown)
     data = _read_toml(path)
-    _check_keys(data, SCHEMA, "", str(path))
+    _check_keys(data, SCHEMA, "", shown)
     if "extends" in data:
         ref = data["extends"]
-        if not isinstance(ref, str):
-            raise RuleFileError("must be a rule file name or path", "extends", str(path))
+        if not isinstance(ref, str) or not ref.strip():
+            raise RuleFileError("must be a rule file name or path", "extends", shown)
         base_path = _locate(ref, path.parent)
         if base_path is None:
-            raise RuleFileError(f"no rule file {ref!r} (a path, or a name in {RULES_DIR})",
-                                "extends", str(path))
-        base = read_data(base_path, seen + (path,))
+            raise RuleFileError(f"no rule file {ref!r:.80} (a path, or a name in {RULES_DIR})",
+                                "extends", shown)
+        try:
+            base = read_data(base_path, seen + (real,))
+        except NoRuleFile as exc:
+            if exc.source != str(base_path):
+                raise
+            raise RuleFileError(f"{base_path}: {exc.message}", "extends", shown) from None
         own_sources = data.get("sources", [])
         data = _merge({k: v for k, v in base.items() if k not in ("name", "title")}, data)
         if isinstance(own_sources, list):
@@ -179,6 +214,16 @@ class _Compiler:
             raise self.fail(key, f"must be a {kind.__name__}, not {value!r}")
         return value
 
+    def number(self, key: str, low: int, high: int, default: int | None = None) -> int | None:
+        """A whole number from ``low`` to ``high`` (None when missing and no default)."""
+        value = self.typed(key, int, default)
+        if value is not None and not low <= value <= high:
+            raise self.fail(key, f"must be from {low} to {high:,}, not {value!r:.30}")
+        return value
+
+    def flag(self, key: str) -> bool:
+        return bool(self.typed(key, bool, False))
+
     def ranks(self, key: str, default: Any = None) -> list[int]:
         text = self.typed(key, str, default)
         if text is None:
@@ -210,10 +255,10 @@ class _Compiler:
     def players(self) -> tuple[int, ...]:
         value = self.get("players", 2)
         counts = value if isinstance(value, list) else [value]
-        if not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 2 or n % 2
-                             for n in counts):
-            raise self.fail("players", "must be an even number of seats (2, 4, ...) or a list "
-                                       "of them: the sides alternate (seats 1, 3, ... against 2, 4, ...)")
+        if not counts or any(isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_SEATS
+                             or n % 2 for n in counts):
+            raise self.fail("players", f"must be an even number of seats (2, 4, ... {MAX_SEATS}) or a "
+                                       "list of them: the sides alternate (seats 1, 3, ... against 2, 4, ...)")
         return tuple(counts)
 
     def suits(self) -> tuple[int, ...]:
@@ -245,8 +290,9 @@ class _Compiler:
             rank = RANK_WORDS.get(str(word).upper())
             if rank is None:
                 raise self.fail(f"values.{word}", "not a rank (A K Q J 10 9 8 7 6)")
-            if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-                raise self.fail(f"values.{word}", f"must be a whole number of 0 or more, not {points!r}")
+            if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_VALUE:
+                raise self.fail(f"values.{word}", f"must be a whole number from 0 to {MAX_VALUE}, "
+                                                  f"not {points!r:.30}")
             by_rank[rank] = points
         if unit == "tricks" and any(by_rank.values()):
             raise self.fail("values", "a game that counts tricks has no card values")
@@ -316,8 +362,8 @@ class _Compiler:
             raise self.fail(key, f"must be suit (follow suit if able) or free, not {kind!r}")
         if key == "play.stock_follow":
             return FollowRule(follow_suit=True)
-        return FollowRule(follow_suit=True, must_trump=bool(self.typed("play.must_trump", bool, False)),
-                          must_beat=bool(self.typed("play.must_beat", bool, False)))
+        return FollowRule(follow_suit=True, must_trump=self.flag("play.must_trump"),
+                          must_beat=self.flag("play.must_beat"))
 
     def beat(self, trump_rule: str) -> str:
         beat = self.typed("play.beat", str, "higher")
@@ -349,34 +395,42 @@ class _Compiler:
         if win is None:
             win = total // 2 + 1
         wins = win if isinstance(win, list) else [win, win]
-        if len(wins) != 2 or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in wins):
-            raise self.fail("outcome.win", "must be a number, or [side 1's, side 2's], at least 1")
-        levels = []
-        for i, table in enumerate(self.get("outcome.levels", []) or []):
-            key = f"outcome.levels[{i + 1}]"
-            if not isinstance(table, dict):
-                raise self.fail(key, "must be a table with name, score and a condition")
-            for k in table:
-                if k not in LEVEL_KEYS:
-                    raise self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(LEVEL_KEYS)})")
-            if not isinstance(table.get("name"), str):
-                raise self.fail(f"{key}.name", "missing: the level's name")
-            score = table.get("score", 1)
-            conds = [k for k in ("loser_at_most", "winner_at_least", "loser_no_trick") if k in table]
-            if not conds:
-                raise self.fail(key, "needs loser_at_most, winner_at_least or loser_no_trick = true")
-            for k in ("loser_at_most", "winner_at_least", "score"):
-                v = table.get(k, 0)
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise self.fail(f"{key}.{k}", f"must be a whole number, not {v!r}")
-            if "loser_no_trick" in table and (table["loser_no_trick"] is not True or len(conds) > 1):
-                raise self.fail(f"{key}.loser_no_trick", "must be true, and the level's only condition")
-            levels.append(Level(table["name"], score, table.get("loser_at_most"),
-                                table.get("winner_at_least"), bool(table.get("loser_no_trick"))))
-        score = self.typed("outcome.score", int, 1)
+        if len(wins) != 2 or any(isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= MAX_TOTAL
+                                 for w in wins):
+            raise self.fail("outcome.win", f"must be a number from 1 to {MAX_TOTAL:,}, or [side 1's, "
+                                           f"side 2's]")
+        levels = self.get("outcome.levels", [])
+        if not isinstance(levels, list):
+            raise self.fail("outcome.levels", "must be a list of tables: [{ name = ..., score = ..., "
+                                              "winner_at_least = ... }]")
+        score = self.number("outcome.score", 0, MAX_SCORE, 1)
         tie = self.typed("outcome.tie", str, "neither side reached its winning total")
         simple = self.typed("outcome.simple", str, "simple")
-        return Thresholds((wins[0], wins[1]), score, tuple(levels), tie, simple)
+        return Thresholds((wins[0], wins[1]), score, tuple(self.level(i, t) for i, t in enumerate(levels)),
+                          tie, simple)
+
+    def level(self, i: int, table: Any) -> Level:
+        """``outcome.levels[i + 1]``: a name, a score and one condition."""
+        key = f"outcome.levels[{i + 1}]"
+        if not isinstance(table, dict):
+            raise self.fail(key, "must be a table with name, score and a condition")
+        for k in table:
+            if k not in LEVEL_KEYS:
+                raise self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(LEVEL_KEYS)})")
+        if not isinstance(table.get("name"), str) or not table["name"].strip():
+            raise self.fail(f"{key}.name", "missing: the level's name")
+        conds = [k for k in ("loser_at_most", "winner_at_least", "loser_no_trick") if k in table]
+        if not conds:
+            raise self.fail(key, "needs loser_at_most, winner_at_least or loser_no_trick = true")
+        for k, low, high in (("loser_at_most", 0, MAX_TOTAL), ("winner_at_least", 1, MAX_TOTAL),
+                             ("score", 0, MAX_SCORE)):
+            v = table.get(k, 1)
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise self.fail(f"{key}.{k}", f"must be a whole number from {low} to {high:,}, not {v!r:.30}")
+        if "loser_no_trick" in table and (table["loser_no_trick"] is not True or len(conds) > 1):
+            raise self.fail(f"{key}.loser_no_trick", "must be true, and the level's only condition")
+        return Level(table["name"], table.get("score", 1), table.get("loser_at_most"),
+                     table.get("winner_at_least"), bool(table.get("loser_no_trick")))
 
     def first_leader(self, players: int) -> int:
         seat = self.typed("play.first_leader", int, 1)
@@ -399,13 +453,9 @@ def _options(data: dict, source: str) -> tuple[Option, ...]:
         for k in spec:
             if k not in OPTION_KEYS:
                 raise RuleFileError(f"unknown key (known: {', '.join(OPTION_KEYS)})", f"{key}.{k}", source)
-        if "default" not in spec:
-            raise RuleFileError("missing: the default value", f"{key}.default", source)
-        default = spec["default"]
-        choices = tuple(spec.get("choices", ()))
-        if not isinstance(default, bool):
-            if default not in choices:
-                raise RuleFileError(f"the default {default!r} is not one of the choices", f"{key}.choices", source)
+        if not name.replace("_", "").replace("-", "").isalnum():
+            raise RuleFileError("an option's name is a word (letters, digits, _ and -)", key, source)
+        default, choices = _choices(spec, key, source)
         sets = spec.get("set", {})
         if not isinstance(sets, dict):
             raise RuleFileError("must be a table: choice = { rule keys }", f"{key}.set", source)
@@ -423,6 +473,27 @@ def _options(data: dict, source: str) -> tuple[Option, ...]:
             raise RuleFileError("help and source must be text", key, source)
         out.append(Option(name, default, spec.get("help", ""), spec.get("source", ""), choices))
     return tuple(out)
+
+
+def _choices(spec: dict, key: str, source: str) -> tuple[Any, tuple]:
+    """An option's default and choices: true/false (no choices), or words or numbers, each
+    once, the default among them."""
+    if "default" not in spec:
+        raise RuleFileError("missing: the default value", f"{key}.default", source)
+    default, choices = spec["default"], spec.get("choices", [])
+    if isinstance(default, bool):
+        if choices:
+            raise RuleFileError("a true/false option has no choices", f"{key}.choices", source)
+        return default, ()
+    if not isinstance(choices, list) or any(isinstance(c, bool) or not isinstance(c, (str, int))
+                                            for c in choices):
+        raise RuleFileError("must be a list of words or numbers", f"{key}.choices", source)
+    words = [str(c).strip().lower() for c in choices]
+    if len(set(words)) != len(words) or not all(words):
+        raise RuleFileError("must name each choice once", f"{key}.choices", source)
+    if isinstance(default, bool) or not isinstance(default, (str, int)) or default not in choices:
+        raise RuleFileError(f"the default {default!r:.40} is not one of the choices", f"{key}.choices", source)
+    return default, tuple(choices)
 
 
 def _with_options(data: dict, options: dict[str, Any]) -> dict:
@@ -506,7 +577,8 @@ def _builder(name: str, layout, seat_counts: tuple[int, ...], compiler):
                        trumps=trumps, plain=k.plain(trump, trumps, deck), values=k.values(deck, unit),
                        follow=k.follow("play.follow", "suit"), stock_follow=stock_follow,
                        trick_bonus=1 if unit == "tricks" else 0,
-                       last_trick_bonus=k.typed("play.last_trick", int, 0), options=dict(opts), beat=beat)
+                       last_trick_bonus=k.number("play.last_trick", 0, MAX_VALUE, 0), options=dict(opts),
+                       beat=beat)
     return build
 
 
@@ -555,10 +627,10 @@ def _goals(c: "_Compiler", rules: RuleSet) -> dict[str, GoalWord]:
 
 
 def _view(c: "_Compiler", title: str) -> View:
-    return View(other_hands=bool(c.get("view.other_hands", False)),
-                face_down=bool(c.get("view.face_down", False)), stock=bool(c.get("view.stock", False)),
-                why=str(c.get("view.why", f"{title}: each seat sees its own cards and every face-up "
-                                          f"card, as the rule file says")))
+    return View(other_hands=c.flag("view.other_hands"), face_down=c.flag("view.face_down"),
+                stock=c.flag("view.stock"),
+                why=c.typed("view.why", str, f"{title}: each seat sees its own cards and every face-up "
+                                             f"card, as the rule file says"))
 
 
 def _total(rules: RuleSet) -> int:
@@ -569,9 +641,12 @@ def _total(rules: RuleSet) -> int:
 
 
 def load_rule_file(path: str | Path) -> Game:
-    """The game of a rule file (with its ``extends`` chain)."""
-    path = Path(path).resolve()
-    return compile_game(read_data(path), str(path), str(path))
+    """The game of a rule file (with its ``extends`` chain); messages name it as given."""
+    path = Path(path)
+    try:
+        return compile_game(read_data(path), str(path), str(_identity(path)))
+    except RecursionError:              # a value nested deeper than Python's stack
+        raise RuleFileError("nested too deeply", None, str(path)) from None
 
 
 # --- finding games --------------------------------------------------------------------------------
@@ -581,16 +656,16 @@ _LOADED: dict[Path, str] = {}
 
 def register(games: dict[str, Game], path: str | Path) -> Game:
     """Load a rule file once and add its game to ``games`` (a name may not change meaning)."""
-    path = Path(path).resolve()
-    if path in _LOADED:
-        return games[_LOADED[path]]
+    real = _identity(Path(path))
+    if real in _LOADED:
+        return games[_LOADED[real]]
     game = load_rule_file(path)
     old = games.get(game.name)
-    if old is not None and old.rule_file != str(path):
+    if old is not None and old.rule_file != game.rule_file:
         where = old.rule_file or "a built-in game"
         raise RuleFileError(f"the game name {game.name!r} is already taken by {where}", "name", str(path))
     games[game.name] = game
-    _LOADED[path] = game.name
+    _LOADED[real] = game.name
     return game
 
 
@@ -603,15 +678,14 @@ def forget(games: dict[str, Game], name: str) -> None:
 
 def find_game(games: dict[str, Game], ref: str, base_dir: Path | None = None) -> Game | None:
     """A deal file's ``game``: a known name, a built-in rule file's name, or a rule file path
-    (relative to ``base_dir``, the deal file's folder).  None: no such game."""
+    (relative to ``base_dir``, the deal file's folder).  None: no such game; ``NoRuleFile``:
+    a path where there is no file; ``RuleFileError``: a bad rule file."""
     key = ref.strip().lower()
     if key in games:
         return games[key]
     path = _locate(ref.strip(), base_dir)
     if path is None:
         return None
-    if not path.exists():
-        raise RuleFileError("no such rule file", None, str(path))
     return register(games, path)
 
 

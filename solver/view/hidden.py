@@ -1,6 +1,6 @@
 """Deal files with hidden cards: ``?`` for an unknown card, an ``unknown`` pool, a ``seat``.
 
-A hidden deal file is a deal file (``shared/deal-format.md``) in which
+A hidden deal file is a deal file (``docs/deal-format.md``) in which
 
 - any card of a hand, any face-down pile card (``SK/?``) and any stock card may be ``?``: a
   card the viewing seat does not know (a stock of ``? ? ? ?`` has no known order);
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import replace
-from pathlib import Path
 
-from solver.deals.deal import Deal, DealError, load, loads
+from solver.deals.deal import MAX_DEAL_BYTES, Deal, DealError, load, loads
 from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
+from solver.files.userfile import UserFileError, read_text
 from solver.games import GAMES
 from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
 
@@ -47,9 +47,9 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
         deal = load(path)             # standard input: plain files only (read once)
         text = None
     else:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:            # the bounded reader; what it refuses, ``load`` names below
+            text = read_text(path, "deal file", MAX_DEAL_BYTES)
+        except UserFileError:
             text = None
         deal = None if text is not None and is_hidden_text(text) else load(path)
     if deal is not None:
