@@ -99,7 +99,7 @@ def test_rules_and_objective_reach_every_deal(tmp_path):
     assert_equal_to_solving_alone(records, with_moves=False)
 
 
-def test_a_deal_that_fails_is_reported_not_written_and_retried(tmp_path, monkeypatch):
+def test_a_deal_that_fails_is_reported_with_an_error_line_and_retried(tmp_path, monkeypatch):
     import solver.analysis.batch as batch
 
     real = batch.solve_item
@@ -115,11 +115,15 @@ def test_a_deal_that_fails_is_reported_not_written_and_retried(tmp_path, monkeyp
     result = run(*args)
     assert result.exit_code == 1
     assert "scharwenzel-6-0002: not solved: RuntimeError: engine on fire" in result.stderr
-    assert_exactly(lines_of(out), ["scharwenzel-6-0001", "scharwenzel-6-0003"])
+    lines = lines_of(out)
+    assert_exactly([line for line in lines if "result" in line], ["scharwenzel-6-0001", "scharwenzel-6-0003"])
+    errors = [line for line in lines if "error" in line]         # issue 22: the file says why
+    assert [e["id"] for e in errors] == ["scharwenzel-6-0002"] and "engine on fire" in errors[0]["error"]
     monkeypatch.setattr(batch, "solve_item", real)
     result = run(*args)
-    assert result.exit_code == 0 and "2 already in" in result.stdout
+    assert result.exit_code == 0 and "2 already in" in result.stdout and "dropped" not in result.stderr
     assert_exactly(lines_of(out), [f"scharwenzel-6-{k:04d}" for k in (1, 2, 3)])
+    assert all("result" in line for line in lines_of(out))
 
 
 # --- resume ----------------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def test_node_counts_depend_on_the_switches():
     assert without["switches"]["merge"] is False and without["switches"]["bounds"] is False
     # every technique the bench can switch off is on by default, enhanced transposition cutoffs too
     assert {name: plain["switches"][name] for name in SWITCHES} == {name: True for name in SWITCHES}
-    assert "etc" in SWITCHES
+    assert "cutoffs" in SWITCHES
     assert [d["value"] for d in plain["sets"][0]["per_deal"]] == \
         [d["value"] for d in without["sets"][0]["per_deal"]]
 

@@ -15,18 +15,18 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from solver.deals.deal import Deal, DealError, load, loads
-from solver.deals.dealing import generate_deals, parse_label, stream_label
+from solver.deals.dealing import MAX_DEALS, generate_deals, parse_label, stream_label
 from solver.games import GAMES
 from solver.run import RunError
 from solver.run.pool import run_everywhere, worker_engine
-from solver.run.results import BatchItem, Recovery, ResultsFile, record_of
+from solver.run.results import BatchItem, Recovery, ResultsFile, error_record, record_of
 
 
 class BatchError(RunError):
     """Bad input to a batch (exit 2): a bad --generate, unreadable deals, ids twice."""
 
 
-MAX_GENERATE = 100_000        # deals per --generate: the batch holds every deal's text in memory
+MAX_GENERATE = MAX_DEALS      # deals per --generate: the batch holds every deal's text in memory
 
 
 # --- the deals of a batch ---------------------------------------------------------------------------
@@ -85,14 +85,17 @@ def file_items(path: str | Path, overrides: dict[str, str] | None = None) -> lis
     """The deals of a directory (every ``*.toml`` in it, sorted by name) or of one file; the
     id of a deal is its file name without ``.toml``."""
     path = Path(path)
-    if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".toml" and p.is_file())
-        if not files:
-            raise BatchError(f"{path}: no .toml deal files in this directory")
-    elif path.exists():
-        files = [path]
-    else:
-        raise BatchError(f"{path}: no such file or directory")
+    try:
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".toml" and p.is_file())
+            if not files:
+                raise BatchError(f"{path}: no .toml deal files in this directory")
+        elif path.exists():
+            files = [path]
+        else:
+            raise BatchError(f"{path}: no such file or directory")
+    except OSError as exc:                  # a name too long, a folder we may not read
+        raise BatchError(f"{path}: {exc.strerror or exc}") from None
     items = []
     for file in files:
         try:     # --rule is applied as the file is read, as in every other command
@@ -179,7 +182,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
     ``jobs``: worker processes (default ``os.cpu_count()``; 1 solves in this process);
     ``dask_address``: run on that Dask scheduler instead.  ``progress(done, total)`` after
     each deal (counting those already in the file), ``on_error(id, message)`` for a deal
-    that failed (it is not written, so a rerun tries again)."""
+    that failed (it gets an error line, and a rerun tries again)."""
     started = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
     readable = [item for item in items if item.error is None]
@@ -189,6 +192,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
         for item in items:
             if item.error is not None:
                 run.invalid.append((item.id, item.error))
+                results.write(error_record(item, item.error))
                 if on_error:
                     on_error(item.id, item.error)
         todo = [item for item in items if item.id not in run.records and item.error is None]
@@ -201,6 +205,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
             if isinstance(outcome, BaseException):
                 message = f"{type(outcome).__name__}: {outcome}"
                 run.failed.append((item_id, message))
+                results.write(error_record(by_id[item_id], message))
                 if on_error:
                     on_error(item_id, message)
                 continue

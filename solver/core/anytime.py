@@ -25,26 +25,31 @@ from typing import Callable
 from ._search import SearchLimit
 
 SLICE_SECONDS = 0.25
+MAX_NODES = 10**15              # a few years of search: what the core's node counter holds with room
+MAX_SECONDS = 10**6             # eleven days
 
-__all__ = ["Budget", "Limits", "SearchLimit", "Stopped", "SLICE_SECONDS"]
+__all__ = ["Budget", "Limits", "MAX_NODES", "MAX_SECONDS", "SearchLimit", "Stopped", "SLICE_SECONDS"]
 
 
 @dataclass(frozen=True)
 class Limits:
     """At most ``nodes`` search nodes and ``seconds`` seconds for one piece of work (None:
-    no limit of that kind)."""
+    no limit of that kind); at most ``MAX_NODES`` and ``MAX_SECONDS``, which the core can hold."""
 
     nodes: int | None = None
     seconds: float | None = None
 
     def __post_init__(self):
         if self.nodes is not None and (isinstance(self.nodes, bool) or not isinstance(self.nodes, int)
-                                       or self.nodes < 1):
-            raise ValueError(f"a node limit must be a whole number of at least 1, not {self.nodes!r}")
+                                       or not 1 <= self.nodes <= MAX_NODES):
+            raise ValueError(f"a node limit must be a whole number from 1 to {MAX_NODES:.0e}, "
+                             f"not {self.nodes!r}")
         if self.seconds is not None and (isinstance(self.seconds, bool)
                                          or not isinstance(self.seconds, (int, float))
-                                         or not math.isfinite(self.seconds) or self.seconds <= 0):
-            raise ValueError(f"a time limit must be a number of seconds above 0, not {self.seconds!r}")
+                                         or not math.isfinite(self.seconds)
+                                         or not 0 < self.seconds <= MAX_SECONDS):
+            raise ValueError(f"a time limit must be a number of seconds above 0 and at most "
+                             f"{MAX_SECONDS:.0e}, not {self.seconds!r}")
 
     @property
     def any(self) -> bool:

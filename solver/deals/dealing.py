@@ -26,6 +26,9 @@ from solver.model.cards import Card
 from .deal import Deal, loads
 
 DEFAULT_MAX_TRIES = 100_000
+MAX_TRIES = 1_000_000         # refused candidates in a row: a minute or two of drawing
+MAX_DEALS = 100_000           # deals of one stream (deal -n, batch --generate, tactic --deals):
+                              # a run holds every deal's text in memory
 
 
 def random_deal(game: str, seed: int, *, players: int = 4, trump: int | None = None,

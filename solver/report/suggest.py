@@ -11,28 +11,52 @@ from solver.view.suggest import Judgement, Suggestion
 
 
 def suggest_json(s: Suggestion) -> dict:
+    """The JSON of a suggestion; without advice (every layout over the limit, or Ctrl-C
+    before the first) it still says what is known: ``"exact": false`` and the counts."""
     a = s.advice
-    return {
+    obj = {
         "seat": s.info.seat, "objective": s.objective, "mode": s.mode, "seed": s.seed,
-        "layouts": a.layouts, "consistent_layouts": s.count, "hidden_cards": len(s.info.pool),
-        "best": a.best, "runner_up": a.runner_up, "measure": a.measure, "margin": a.margin,
-        "margin_interval": list(a.margin_interval) if a.margin_interval else None, "sure": a.sure(_unit(s)),
-        "total_margin": a.total_margin,
+        "layouts": a.layouts if a else 0, "consistent_layouts": s.count, "hidden_cards": len(s.info.pool),
+        "best": a.best if a else None, "runner_up": a.runner_up if a else None,
+        "measure": a.measure if a else None, "margin": a.margin if a else None,
+        "margin_interval": list(a.margin_interval) if a and a.margin_interval else None,
+        "sure": a.sure(_unit(s)) if a else None, "total_margin": a.total_margin if a else None,
         "cards": [{"card": v.card, "expected_total": v.mean,
                    "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
-                   "expected_rung": v.mean_rank, "levels": v.levels} for v in a.cards],
+                   "expected_rung": v.mean_rank, "levels": v.levels} for v in (a.cards if a else ())],
         "seconds": round(s.seconds, 3),
-        **({} if s.exact else {"exact": False, "layouts_left_out": s.left_out}),
     }
+    if not s.exact:
+        obj.update(exact=False, layouts_left_out=s.left_out)
+    if s.stopped == "interrupt":
+        obj.update(interrupted=True, layouts_unfinished=s.unfinished)
+    return obj
 
 
 def suggest_report(s: Suggestion) -> str:
     a = s.advice
-    unit = s.info.deal.rule_set.unit
-    how = (f"all {a.layouts} consistent layouts (exact)" if s.mode == "exact" and s.exact
-           else f"{a.layouts} of the {s.count:,} consistent layouts" if s.mode == "exact"
-           else f"{a.layouts} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
+    solved = a.layouts if a else 0
+    how = (f"all {solved} consistent layouts (exact)" if s.mode == "exact" and s.exact
+           else f"{solved} of the {s.count:,} consistent layouts" if s.mode == "exact"
+           else f"{solved} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
     lines = [f"Seat {s.info.seat} to move; {len(s.info.pool)} cards hidden from it; {how}.", ""]
+    if a is not None:
+        lines += [_card_table(s), "", f"Play {a.best}: {a.sure(_unit(s))}."]
+    else:
+        lines.append("No advice: no layout was solved exactly.")
+    lines.append(f"({s.seconds:.1f} s)")
+    if s.left_out:
+        lines += ["", f"NOT EXACT: {s.left_out} of {s.left_out + solved + s.unfinished} layouts hit the "
+                      f"limit and are left out; the figures are over the other {solved} only."]
+    if s.stopped == "interrupt":
+        lines += ["", f"INTERRUPTED (Ctrl-C): {s.unfinished} layouts were not solved; the figures "
+                      f"are over the {solved} finished only."]
+    return "\n".join(lines)
+
+
+def _card_table(s: Suggestion) -> str:
+    a = s.advice
+    unit = s.info.deal.rule_set.unit
     rows = []
     totals = all(v.mean is not None for v in a.cards)       # --no-totals: rungs only
     for v in a.cards:
@@ -47,12 +71,7 @@ def suggest_report(s: Suggestion) -> str:
     headers = ["card"] + ([f"expected {unit}", "95% interval"] if totals else []) + ["P(dd best)"]
     if a.measure == "rung":
         headers.append("expected rung")
-    lines.append(tabulate(rows, headers=headers + ["outcome levels"]))
-    lines += ["", f"Play {a.best}: {a.sure(_unit(s))}.", f"({s.seconds:.1f} s)"]
-    if not s.exact:
-        lines += ["", f"NOT EXACT: {s.left_out} of {s.left_out + a.layouts} layouts hit the limit and "
-                      f"are left out; the figures are over the other {a.layouts} only."]
-    return "\n".join(lines)
+    return tabulate(rows, headers=headers + ["outcome levels"])
 
 
 def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:

@@ -109,17 +109,18 @@ def table_report(table) -> str:
 
 
 def table_json(table: Table) -> dict:
+    """The table as JSON; trumps are named as the report names them (the deal's notation)."""
     deal = table.deal
     return {
         "game": deal.game,
-        "cells": [{"trump": suit_name(c.trump, "french"), "leader": c.leader, "totals": list(c.totals),
+        "cells": [{"trump": suit_name(c.trump, deal.notation), "leader": c.leader, "totals": list(c.totals),
                    "outcome": c.outcome.as_json(), "nodes": c.nodes} if c.exact else
-                  {"trump": suit_name(c.trump, "french"), "leader": c.leader, "exact": False,
+                  {"trump": suit_name(c.trump, deal.notation), "leader": c.leader, "exact": False,
                    "totals": listed(c.totals), "bounds": bounds_json(c.bounds), "outcome": None,
                    "levels": [{"level": level, "winner": winner} for level, winner in c.levels],
                    "nodes": c.nodes}
                   for c in table.cells],
-        "best_trump": {str(seat): suit_name(suit, "french") for seat, suit in table.best_trump.items()},
+        "best_trump": {str(seat): suit_name(suit, deal.notation) for seat, suit in table.best_trump.items()},
         "ignored_play": table.ignored_play,
         **({} if table.exact else {"exact": False, "stopped": table.stopped,
                                    "cells_planned": table.planned}),

@@ -29,7 +29,11 @@ from solver.deals.dealing import random_deal
 from solver.search.session import Session
 from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
-SWITCHES = ("tt", "merge", "bounds", "order", "lead", "canon", "etc", "part")
+# the techniques --off switches off, as the user names them -> the core's name of the switch
+CORE_SWITCH = {"tt": "tt", "merge": "merge", "bounds": "bounds", "order": "order", "lead": "lead",
+               "canon": "canon", "cutoffs": "etc", "part": "part"}     # cutoffs: enhanced transposition
+SWITCHES = tuple(CORE_SWITCH)
+TECHNIQUE = {core: name for name, core in CORE_SWITCH.items()}
 MODES = ("solve", "value")
 DETERMINISM_NOTE = ("node counts are deterministic: each deal starts from a cleared engine, so the "
                     "same code on the same machine with the same table size (--tt-mb) gives the "
@@ -78,7 +82,8 @@ def builtin_sets(quick: bool = False) -> list[DealSet]:
 
 
 def parse_off(text: str | Iterable[str] | None) -> dict[str, bool]:
-    """``"merge,bounds"`` -> ``{"merge": False, "bounds": False}`` for ``Engine.switches``."""
+    """``"merge,bounds"`` -> ``{"merge": False, "bounds": False}`` for ``Engine.switches`` (which
+    knows the enhanced transposition cutoffs, ``cutoffs``, as ``etc``)."""
     if text is None:
         return {}
     names = text.split(",") if isinstance(text, str) else list(text)
@@ -88,7 +93,7 @@ def parse_off(text: str | Iterable[str] | None) -> dict[str, bool]:
             continue
         if name not in SWITCHES:
             raise ValueError(f"unknown technique {name!r}: choose from {', '.join(SWITCHES)}")
-        off[name] = False
+        off[CORE_SWITCH[name]] = False
     return off
 
 
@@ -197,7 +202,7 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         "mode": mode,
         "objective": objective if mode == "solve" else "total",
         "tt_megabytes": tt_megabytes,
-        "switches": switches,
+        "switches": {TECHNIQUE.get(core, core): on for core, on in switches.items()},
         "threads": threads if mode == "solve" else 1,
         "deterministic_nodes": mode == "value" or threads == 1,
         "note": DETERMINISM_NOTE if mode == "value" or threads == 1 else THREADS_NOTE,

@@ -8,6 +8,13 @@ The results file (JSON Lines) has one object per solved deal::
      "result": {<solver.report.solve.solve_json: totals, outcome, line, moves, ...>}}
 
 ``deal`` is the deal as solved (``Deal.dump()`` after any ``--rule``), ``sha256`` its hash.
+A deal that was not solved (a deal file that cannot be read, a solve that failed) gets an
+error line instead, so that the file says what happened to every deal::
+
+    {"id": "bad", "file": "deals/bad.toml", "game": null, "label": null, "error": "<the message>"}
+
+A rerun drops the error lines (without spilling them to ``OUT.dropped``: they are not
+results) and tries those deals again; one that fails again gets a new error line.
 
 
 Writing.  The parent process is the only writer.  Each line is written with ONE ``os.write``
@@ -84,6 +91,17 @@ def record_of(item: BatchItem, objective: str, with_moves: bool, result: dict,
     return record
 
 
+def error_record(item: BatchItem, message: str) -> dict:
+    """The line of a deal that was not solved, and why."""
+    known = item.error is None
+    return {"id": item.id, "file": item.file, "game": item.game if known else None,
+            "label": item.label if known else None, "error": message}
+
+
+def is_error(record: Any) -> bool:
+    return isinstance(record, dict) and isinstance(record.get("error"), str) and "result" not in record
+
+
 def encode(record: dict) -> bytes:
     return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
@@ -97,9 +115,11 @@ class Recovery:
     invalid: int = 0           # complete lines that are not a valid record
     stale: int = 0             # valid records not of this batch (id, hash, objective, moves)
     duplicate: int = 0
+    errors: int = 0            # error lines of the last run: dropped, their deals tried again
 
     @property
     def dropped(self) -> int:
+        """Lines dropped that held results (or garbage); error lines are not counted."""
         return self.invalid + self.stale + self.duplicate + (1 if self.torn else 0)
 
 
@@ -131,6 +151,9 @@ def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: b
             record = json.loads(raw)
         except ValueError:
             record = None
+        if is_error(record):
+            recovery.errors += 1
+            continue
         if not _valid(record):
             recovery.invalid += 1
             dropped_lines.append(raw)
@@ -204,7 +227,7 @@ class ResultsFile:
         try:
             data = self._read(fd)
             self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves, limits)
-            if self.recovery.dropped:
+            if self.recovery.dropped or self.recovery.errors:
                 fd = self._rewrite(fd, kept_lines, dropped_lines, data)
         except BaseException:
             os.close(fd)
@@ -228,8 +251,8 @@ class ResultsFile:
             with open(self.path.with_name(self.path.name + ".dropped"), "ab") as spill:
                 spill.write(b"".join(line + b"\n" for line in dropped))
         body = b"".join(line + b"\n" for line in kept)
-        if not dropped and not self.recovery.duplicate and data.startswith(body) \
-                and len(data) - len(body) == self.recovery.torn:
+        if not dropped and not self.recovery.duplicate and not self.recovery.errors \
+                and data.startswith(body) and len(data) - len(body) == self.recovery.torn:
             os.ftruncate(fd, len(body))          # only a torn last line: cut it off
             os.fsync(fd)
             return fd
@@ -248,6 +271,7 @@ class ResultsFile:
         return new
 
     def write(self, record: dict) -> None:
+        """Append one line (a result, or ``error_record``'s) in one write."""
         _write_all(self.fd, encode(record))
         if self.fsync_policy == "line":
             os.fsync(self.fd)

@@ -38,8 +38,12 @@ Z95 = 1.959963984540054
 Row = tuple
 
 
-class NoExactLayout(RuntimeError):
-    """Every layout hit the node or time limit: there is nothing exact to advise from."""
+class LayoutsInterrupted(KeyboardInterrupt):
+    """Ctrl-C while layouts were solved: ``rows`` holds the layouts finished (index -> rows)."""
+
+    def __init__(self, rows: dict[int, list | None]):
+        super().__init__()
+        self.rows = rows
 
 
 def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
@@ -279,17 +283,19 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
 @dataclass(frozen=True)
 class Suggestion:
     info: InfoSet
-    advice: Advice
+    advice: Advice | None        # None: no layout was finished within the limits
     count: int                   # consistent layouts in all
     mode: str                    # "exact" or "samples"
     seed: int | None
     objective: str
     seconds: float
     left_out: int = 0            # layouts that hit the limit: not in the figures
+    unfinished: int = 0          # layouts not solved because Ctrl-C stopped the work
+    stopped: str | None = None   # "interrupt" after Ctrl-C
 
     @property
     def exact(self) -> bool:
-        return self.left_out == 0
+        return self.left_out == 0 and self.unfinished == 0
 
 
 def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | None,
@@ -313,24 +319,28 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
             share_tables: bool = True, totals: bool = True) -> Suggestion:
     """Advice for the seat of ``info`` (it must be to move).  ``limits`` apply to each
     layout: a layout that hits them is left out of the figures and counted
-    (``Suggestion.left_out``); ``NoExactLayout`` if every layout hit them.  ``share_tables``:
-    a worker keeps the table entries valid for every layout from one layout to the next
-    (``score_layout``).  ``totals`` False under the score objective: each card's rung only
-    (no expected totals; cards tied in the expected rung stay in the order of the listing)."""
+    (``Suggestion.left_out``); with every layout left out there is no advice (``advice``
+    None).  Ctrl-C keeps the layouts finished (``unfinished`` counts the others, ``stopped``
+    says "interrupt").  ``share_tables``: a worker keeps the table entries valid for every
+    layout from one layout to the next (``score_layout``).  ``totals`` False under the score
+    objective: each card's rung only (no expected totals; cards tied in the expected rung stay
+    in the order of the listing)."""
     started = time.perf_counter()
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
     share = layout_set(info, objective) if share_tables else None
-    results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
-                            tt_megabytes, progress, limits, totals)
+    stopped = None
+    try:
+        results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
+                                tt_megabytes, progress, limits, totals)
+    except LayoutsInterrupted as stop:
+        results, stopped = [stop.rows[i] for i in sorted(stop.rows)], "interrupt"
     kept = [rows for rows in results if rows is not None]
-    if not kept:
-        raise NoExactLayout(f"all {len(results)} layouts hit the limit: no advice")
     # a layout left out makes even an enumeration of every layout inexact
-    advice = aggregate(kept, is_exact and len(kept) == len(results), objective)
+    advice = aggregate(kept, is_exact and len(kept) == len(texts), objective) if kept else None
     return Suggestion(info, advice, count, "exact" if is_exact else "samples",
                       None if is_exact else seed, objective, time.perf_counter() - started,
-                      len(results) - len(kept))
+                      len(results) - len(kept), len(texts) - len(results), stopped)
 
 
 def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
@@ -338,21 +348,23 @@ def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   progress: Callable[[int, int], None] | None = None,
                   limits=None, totals: bool = True) -> list[list[Row] | None]:
     """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
-    local cores by default."""
+    local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished."""
     workers = workers or os.cpu_count() or 1
-    out: list = [None] * len(jobs)
-    done = 0
-    for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals):
-        out[i] = rows
-        done += 1
-        if progress:
-            progress(done, len(jobs))
-    return out
+    out: dict[int, list[Row] | None] = {}
+    try:
+        for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals):
+            out[i] = rows
+            if progress:
+                progress(len(out), len(jobs))
+    except KeyboardInterrupt:
+        raise LayoutsInterrupted(out) from None
+    return [out[i] for i in range(len(jobs))]
 
 
-def advise(deal: Deal, seat: int, **options) -> Advice:
+def advise(deal: Deal, seat: int, **options) -> Advice | None:
     """Per-card expectations, levels and P(best) for ``seat`` (1-based, to move) of ``deal``
-    from what it can see: ``suggest`` on its information set (options as for ``suggest``)."""
+    from what it can see: ``suggest`` on its information set (options as for ``suggest``);
+    None when every layout hit the limits."""
     return suggest(information(deal, seat), **options).advice
 
 
