@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
 
 import click
 
@@ -21,18 +20,14 @@ from .common import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OTHER,
-    RateBar,
+    fail,
     objective_option,
     parse_rule_overrides,
     rule_option,
     tt_option,
 )
 from .limits import EXIT_PARTIAL, limit_options, limits_of
-
-
-def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
-    click.echo(f"stich: {message}", err=True)
-    sys.exit(code)
+from .progress import Bar, progress_bar
 
 
 @click.command("batch")
@@ -43,7 +38,7 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
                    "`stich deal --game GAME --seed SEED -n N`.  Repeatable.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
               help="The results file (JSON Lines), appended to; rerun to resume.")
-@click.option("--jobs", type=click.IntRange(1), default=None,
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Worker processes (default: all cores); 1 solves in this process.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed scheduler (e.g. tcp://host:8786) instead; "
@@ -96,40 +91,52 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
       stich batch d/ --out elfern.jsonl --jobs 4 --rule must_head=true
       stich batch d/ --out r.jsonl --dask tcp://scheduler:8786
     """
+    items = _items(paths, generate, rules)
+    with progress_bar("batch", quiet, unit="deals") as bar:
+        run = _run(items, out, bar, jobs=jobs or os.cpu_count() or 1, objective=objective,
+                   with_moves=not no_moves, tt_megabytes=tt_mb, dask_address=dask_address,
+                   fsync=fsync, limits=limits_of(node_limit, time_limit))
+    _report(run, items, out, quiet)
+    if run.failed:
+        sys.exit(EXIT_OTHER)
+    if run.invalid:
+        sys.exit(EXIT_INPUT)
+    if any(is_partial(run.records[item.id]) for item in items if item.id in run.records):
+        sys.exit(EXIT_PARTIAL)
+
+
+def _items(paths: tuple[str, ...], generate: tuple[str, ...], rules: tuple[str, ...]) -> list:
+    """The deals of the batch; bad input (not a bad deal file: that is skipped) stops here."""
     try:
-        overrides = parse_rule_overrides(rules)
-        items = collect_items(paths, generate, overrides)
-    except click.ClickException as exc:
-        fail(exc.message)
+        return collect_items(paths, generate, parse_rule_overrides(rules))
     except (RunError, DealError, NoDealFound) as exc:
         fail(str(exc))
     except OptionError as exc:
         fail(f"--rule: {exc}")
-    bar = RateBar("batch", enabled=not quiet and sys.stderr.isatty())
+
+
+def _run(items: list, out: str, bar: Bar, **settings):
+    """Solve the deals not yet in ``out``; a message per deal that is not solved."""
     unreadable = {item.id for item in items if item.error is not None}
 
     def on_error(item_id: str, message: str) -> None:
-        bar.close()
         if item_id in unreadable:      # the message names the file
-            click.echo(f"stich: {message} (skipped; the batch goes on)", err=True)   # a bad file
+            bar.write(f"stich: {message} (skipped; the batch goes on)")
         else:
-            click.echo(f"stich: {item_id}: not solved: {message}", err=True)
+            bar.write(f"stich: {item_id}: not solved: {message}")
 
     try:
-        run = run_batch(items, out, encode=solve_json, jobs=jobs or os.cpu_count() or 1, objective=objective,
-                        with_moves=not no_moves, tt_megabytes=tt_mb, dask_address=dask_address,
-                        fsync=fsync, progress=bar, on_error=on_error,
-                        limits=limits_of(node_limit, time_limit))
+        return run_batch(items, out, encode=solve_json, progress=bar, on_error=on_error, **settings)
     except RunError as exc:
-        bar.close()
         fail(str(exc))
     except KeyboardInterrupt:
-        bar.close()
         fail("interrupted; run the same command again to resume", EXIT_INTERRUPTED)
     except OSError as exc:
-        bar.close()
         fail(f"{out}: cannot write: {exc.strerror or exc}", EXIT_OTHER)
-    bar.close()
+
+
+def _report(run, items: list, out: str, quiet: bool) -> None:
+    """What was dropped from ``out``, what was done, and the summary of the results."""
     recovery = run.recovery
     if recovery is not None and recovery.dropped:
         parts = [_lines(n, what) for n, what in ((1 if recovery.torn else 0, "torn last {}"),
@@ -137,19 +144,14 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
                                                  (recovery.stale, "{} of other deals or settings"),
                                                  (recovery.duplicate, "duplicate {}")) if n]
         click.echo(f"stich: {out}: dropped {', '.join(parts)}", err=True)
-    if not quiet:
-        click.echo(f"{run.total} deals: {run.resumed} already in {out}, {run.solved} solved now"
-                   + (f", {len(run.failed)} failed" if run.failed else "")
-                   + (f", {len(run.invalid)} unreadable (not solved)" if run.invalid else "")
-                   + f" ({run.seconds:.1f} s)")
-        click.echo("")
-        click.echo(summary(run.records[item.id] for item in items if item.id in run.records))
-    if run.failed:
-        sys.exit(EXIT_OTHER)
-    if run.invalid:
-        sys.exit(EXIT_INPUT)
-    if any(is_partial(run.records[item.id]) for item in items if item.id in run.records):
-        sys.exit(EXIT_PARTIAL)
+    if quiet:
+        return
+    click.echo(f"{run.total} deals: {run.resumed} already in {out}, {run.solved} solved now"
+               + (f", {len(run.failed)} failed" if run.failed else "")
+               + (f", {len(run.invalid)} unreadable (not solved)" if run.invalid else "")
+               + f" ({run.seconds:.1f} s)")
+    click.echo("")
+    click.echo(summary(run.records[item.id] for item in items if item.id in run.records))
 
 
 def _lines(count: int, what: str) -> str:

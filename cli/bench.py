@@ -7,7 +7,8 @@ import click
 from solver.report.bench import bench_report
 from solver.run.bench import MODES, SWITCHES, builtin_sets, parse_off, run
 
-from .common import emit_json, json_option, objective_option, progress_bar, tt_option
+from .common import emit_json, json_option, objective_option, tt_option
+from .progress import progress_bar
 
 
 def _off_option(ctx, param, value):
@@ -25,8 +26,10 @@ def _off_option(ctx, param, value):
 @objective_option
 @click.option("--off", "off", metavar="NAMES", callback=_off_option, default=None,
               help="Switch search techniques off to measure what they are worth, comma "
-                   f"separated: {', '.join(SWITCHES)}.  Without the table (tt) or the move "
-                   "ordering the Schafkopf and Elfern deals can take very long.")
+                   f"separated: {', '.join(SWITCHES)} (tt: the transposition table; cutoffs: "
+                   "enhanced transposition cutoffs; canon: relative-rank keys; part: partition "
+                   "search).  Without the table (tt) or the move ordering the Schafkopf and "
+                   "Elfern deals can take very long.")
 @tt_option
 @click.option("--threads", "threads", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Threads scoring the cards of each solve (--mode solve); with more than one "
@@ -50,8 +53,8 @@ def bench_command(quick: bool, mode: str, objective: str, off: dict, tt_mb: int,
       stich bench --mode value --tt-mb 16
     """
     sets = builtin_sets(quick)
-    with progress_bar("bench", as_json) as update:
-        data = run(sets, mode=mode, objective=objective, off=off, tt_megabytes=tt_mb, progress=update,
+    with progress_bar("bench", as_json, unit="deals") as bar:
+        data = run(sets, mode=mode, objective=objective, off=off, tt_megabytes=tt_mb, progress=bar,
                    threads=threads)
     data["quick"] = quick
     if as_json:

@@ -1,29 +1,47 @@
 """What every command shares: reading the deal, --rule, --json, and the exit status contract.
 
-Exit status: 0 success; 2 bad input (one line on stderr naming file, key and problem);
-1 anything else; 130 interrupted (Ctrl-C).  No traceback reaches the user unless STICH_DEBUG=1
-is set.
+Exit status (``EXIT_STATUSES``, listed in ``stich --help``): 0 success; 2 bad input (one line
+on stderr naming file, key and problem); 3, 4 a cooked or unreachable puzzle; 5 a partial
+answer (a limit was reached); 130 interrupted (Ctrl-C); 141 the output pipe closed; 1 anything
+else.  No traceback reaches the user unless STICH_DEBUG=1 is set.
+
+A command that finds bad input itself calls ``fail`` (one line, exit 2); the reader's and
+the library's errors are turned into the same line by ``StichGroup``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
+import math
 import os
 import sys
-import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from solver.deals.deal import Deal, DealError, load
+from solver.files.interrupt import watching
 from solver.games import GAMES, RULES_FILES_ENV, OptionError, register
 
 EXIT_INPUT = 2
 EXIT_OTHER = 1
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141            # 128 + SIGPIPE, what a shell reports for a closed pipe
+EXIT_STATUSES = ((0, "success (puzzle: sound)"),
+                 (1, "an internal error"),
+                 (2, "bad input: one line naming the file, the key and the problem"),
+                 (3, "puzzle: cooked (several key moves)"),
+                 (4, "puzzle: the goal cannot be reached"),
+                 (5, "a partial answer: a --node-limit or --time-limit was reached"),
+                 (130, "interrupted by Ctrl-C (what was finished is printed or kept)"),
+                 (141, "the output pipe was closed (stich ... | head)"))
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    """Stop the command: ``stich: message`` as one line on standard error, exit ``code``."""
+    click.echo(f"stich: {_one_line(message)}", err=True)
+    sys.exit(code)
 
 
 class InputError(click.ClickException):
@@ -37,7 +55,8 @@ class StichGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with watching():                    # a real Ctrl-C is told from a user file's own
+                return super().invoke(ctx)
         except click.exceptions.Exit:
             raise
         except click.exceptions.Abort:          # click's own Ctrl-C
@@ -81,6 +100,17 @@ class StichGroup(click.Group):
 
 def _one_line(text: str) -> str:
     return " ".join(text.split("\n"))
+
+
+class FiniteRange(click.FloatRange):
+    """A number in a range that is also finite: ``nan`` passes every comparison of
+    ``click.FloatRange``, and ``inf`` passes one without a maximum."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
 
 
 def parse_rule_overrides(values: tuple[str, ...]) -> dict[str, str]:
@@ -178,64 +208,3 @@ threads_option = click.option(
 def thread_count(threads: int | None) -> int:
     """``--threads``, or every core by default."""
     return threads or os.cpu_count() or 1
-
-
-@contextlib.contextmanager
-def progress_bar(label: str, quiet: bool = False):
-    """A progress bar on standard error for long work, shown only on a terminal.  Yields an
-    ``update(done, total)`` callback."""
-    if quiet or not sys.stderr.isatty():
-        yield lambda done, total: None
-        return
-    state: dict = {}
-
-    def update(done: int, total: int) -> None:
-        if "bar" not in state:
-            state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr,
-                                             show_eta=True, show_pos=True)
-            state["bar"].__enter__()
-        state["bar"].update(done - state.get("done", 0))
-        state["done"] = done
-
-    try:
-        yield update
-    finally:
-        if "bar" in state:
-            state["bar"].__exit__(None, None, None)
-
-
-class RateBar:
-    """A progress bar with rate and ETA on standard error, on a terminal only: ``label`` and
-    what is counted (``unit``: "deals")."""
-
-    def __init__(self, label: str, enabled: bool, unit: str = "deals"):
-        self.label, self.unit, self.enabled = label, unit, enabled
-        self.started = time.monotonic()
-        self.first: int | None = None
-        self.last_draw = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if self.first is None:
-            self.first, self.started = done, now
-        if done < total and now - self.last_draw < 0.1:
-            return
-        self.last_draw = now
-        elapsed = now - self.started
-        rate = (done - self.first) / elapsed if elapsed > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else None
-        filled = int(30 * done / total) if total else 30
-        eta_text = "--:--" if eta is None else time.strftime("%H:%M:%S" if eta >= 3600 else "%M:%S",
-                                                            time.gmtime(eta))
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total} "
-                         f"{self.unit} {rate:6.1f}/s  ETA {eta_text} ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        """End the bar's line (it is drawn again on the next update)."""
-        if self.enabled and self.first is not None:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self.last_draw = 0.0

@@ -15,25 +15,26 @@ from typing import Callable
 
 import click
 
-from solver.core.anytime import Limits
+from solver.core.anytime import MAX_NODES, MAX_SECONDS, Limits
 from solver.report.common import bounds_text
+
+from .common import FiniteRange
 
 EXIT_PARTIAL = 5
 
 
 def limit_options(f):
     """The two options, for a command that searches."""
-    f = click.option("--time-limit", "time_limit", type=click.FloatRange(0, min_open=True), default=None,
+    f = click.option("--time-limit", "time_limit", type=FiniteRange(0, MAX_SECONDS, min_open=True), default=None,
                      metavar="SECONDS",
                      help="Stop searching after this many seconds and report what is proven "
                           f"(exit {EXIT_PARTIAL} if the answer is then partial).")(f)
-    f = click.option("--node-limit", "node_limit", type=click.IntRange(1, None), default=None,
+    f = click.option("--node-limit", "node_limit", type=click.IntRange(1, MAX_NODES), default=None,
                      metavar="N",
                      help="Stop searching after N search nodes and report what is proven "
                           f"(exit {EXIT_PARTIAL} if the answer is then partial); the same N always "
                           "gives the same answer.")(f)
     return f
-
 
 
 def limits_of(node_limit: int | None, time_limit: float | None) -> Limits:

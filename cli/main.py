@@ -9,7 +9,7 @@ import solver
 from .analyze import analyze_command
 from .batch import batch_command
 from .bench import bench_command
-from .common import StichGroup
+from .common import EXIT_STATUSES, StichGroup
 from .deal import deal_command
 from .explore import explore_command
 from .puzzle import puzzle_command
@@ -20,16 +20,21 @@ from .suggest import suggest_command
 from .table import table_command
 from .tactic import tactic_command
 
+MAIN_HELP = """stich: exact double-dummy analysis of Scharwenzel, two-handed Wendish Schafkopf,
+Elfern and the games of rule files.
 
-@click.group(cls=StichGroup, context_settings={"help_option_names": ["-h", "--help"]})
+Every command reads a deal file (TOML, see the README) or - for standard input, prints a
+readable report, or one JSON object with --json.
+
+\b
+Exit status:
+""" + "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_STATUSES)
+
+
+@click.group(cls=StichGroup, help=MAIN_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(solver.__version__, prog_name="stich")
 def main() -> None:
-    """stich: exact double-dummy analysis of Scharwenzel, two-handed Wendish Schafkopf and Elfern.
-
-    Every command reads a deal file (TOML, see the README) or - for standard input, prints a
-    readable report, or one JSON object with --json.  Exit status: 0 success, 2 bad input,
-    1 anything else.
-    """
+    """The group of every command (its help is ``MAIN_HELP``)."""
 
 
 for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,

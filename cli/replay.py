@@ -12,12 +12,12 @@ from .common import (
     deal_argument,
     emit_json,
     json_option,
-    progress_bar,
     read_deal,
     rule_option,
     tt_option,
 )
 from .limits import exit_if_partial, limit_options, limits_of
+from .progress import progress_bar
 
 
 @click.command("replay")

@@ -8,7 +8,7 @@ from tabulate import tabulate
 from solver.games import GAMES, find_game
 from solver.games.rulefile import summary
 
-from .common import docs_path, emit_json, json_option
+from .common import docs_path, emit_json, fail, json_option
 
 
 def _value(value) -> str:
@@ -34,7 +34,7 @@ def rules_command(game: str | None, as_json: bool) -> None:
     """
     spec = find_game(GAMES, game) if game else None
     if game and spec is None:
-        raise click.UsageError(f"unknown game {game!r} (one of {', '.join(GAMES)}, or a rule file)")
+        fail(f"rules: unknown game {game!r:.60} (one of {', '.join(GAMES)}, or a rule file)")
     games = [spec] if spec else list(GAMES.values())
     if spec is not None and spec.rule_file and not as_json:
         click.echo(tabulate(summary(spec), tablefmt="plain", maxcolwidths=[None, 90]) + "\n")

@@ -6,7 +6,7 @@ import click
 
 from solver.report.suggest import suggest_json, suggest_report
 from solver.view import EXACT_LIMIT, read_view
-from solver.view.suggest import NoExactLayout, suggest
+from solver.view.suggest import suggest
 
 from .common import (
     InputError,
@@ -15,11 +15,11 @@ from .common import (
     json_option,
     objective_option,
     parse_rule_overrides,
-    progress_bar,
     rule_option,
     tt_option,
 )
-from .limits import EXIT_PARTIAL, limit_options, limits_of
+from .limits import exit_if_partial, limit_options, limits_of
+from .progress import progress_bar
 
 
 @click.command("suggest")
@@ -74,7 +74,8 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     --node-limit / --time-limit apply to each layout: a layout that hits them is left out
     of the figures and counted apart ("NOT EXACT" in the report; "exact": false and
     "layouts_left_out" in the JSON), and the exit status is 5; if every layout hits them
-    there is no advice (exit 5).  Ctrl-C exits 130.
+    there is no advice (exit 5; --json still prints what is known).  Ctrl-C prints the
+    layouts finished, marked INTERRUPTED ("interrupted": true in the JSON), and exits 130.
 
     \b
     Examples:
@@ -92,18 +93,15 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
         raise InputError(f"{deal_file}: play: the deal is over, there is no card to suggest")
     if to_move != info.seat:
         raise InputError(f"{deal_file}: --seat: seat {info.seat} is not to move (seat {to_move} is)")
-    try:
-        with progress_bar("layouts", as_json) as update:
-            result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
-                             objective=objective, jobs=jobs, dask_address=dask_address,
-                             tt_megabytes=tt_mb, progress=update,
-                             limits=limits_of(node_limit, time_limit), totals=not no_totals)
-    except NoExactLayout as exc:
-        click.echo(f"stich: {exc} (raise --node-limit or --time-limit)", err=True)
-        raise SystemExit(EXIT_PARTIAL) from None
+    with progress_bar("layouts", as_json, unit="layouts") as bar:
+        result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
+                         objective=objective, jobs=jobs, dask_address=dask_address, tt_megabytes=tt_mb,
+                         progress=bar, limits=limits_of(node_limit, time_limit), totals=not no_totals)
+    if result.advice is None and result.left_out:
+        click.echo(f"stich: all {result.left_out} layouts hit the limit: no advice "
+                   f"(raise --node-limit or --time-limit)", err=True)
     if as_json:
         emit_json(suggest_json(result))
     else:
         click.echo(suggest_report(result))
-    if not result.exact:
-        raise SystemExit(EXIT_PARTIAL)
+    exit_if_partial(result.exact, result.stopped)

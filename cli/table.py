@@ -12,7 +12,6 @@ from .common import (
     emit_json,
     json_option,
     objective_option,
-    progress_bar,
     read_deal,
     rule_option,
     thread_count,
@@ -20,6 +19,7 @@ from .common import (
     tt_option,
 )
 from .limits import exit_if_partial, limit_options, limits_of
+from .progress import progress_bar
 
 
 @click.command("table")

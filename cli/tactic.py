@@ -6,14 +6,13 @@ import fnmatch
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
 from solver.analysis.batch import collect_items
 from solver.deals.constraints import ConstraintError, all_of, parse_constraint
 from solver.deals.deal import DealError, loads
-from solver.deals.dealing import NoDealFound
+from solver.deals.dealing import MAX_DEALS, NoDealFound
 from solver.games import GAMES, OptionError
 from solver.report.tactic import forest_plot, tactic_report
 from solver.run import RunError
@@ -31,13 +30,9 @@ from solver.tactics import REGISTRY, TacticError
 from solver.tactics.features import BUILTIN as BUILTIN_FEATURES
 from solver.tactics.loader import load_file
 
-from .common import EXIT_INPUT, EXIT_OTHER, RateBar, emit_json, parse_rule_overrides, rule_option
+from .common import EXIT_OTHER, FiniteRange, emit_json, fail, parse_rule_overrides, rule_option
 from .limits import EXIT_PARTIAL, limit_options, limits_of
-
-
-def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
-    click.echo(f"stich: {message}", err=True)
-    sys.exit(code)
+from .progress import Bar
 
 
 def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
@@ -59,7 +54,7 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
 @click.argument("names", nargs=-1, metavar="NAME...")
 @click.option("--game", type=click.Choice(list(GAMES), case_sensitive=False), default=None,
               help="The game to deal (with --deals).")
-@click.option("--deals", "count", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+@click.option("--deals", "count", type=click.IntRange(1, MAX_DEALS), default=100, show_default=True,
               help="How many random deals (the deals of `stich deal --game G --seed S -n N`).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the deals, the policies' picks, the layouts and the bootstrap.")
@@ -86,7 +81,7 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
               help="Files per tactic and kind.")
 @click.option("--plot", "plot_path", type=str, default=None, metavar="FILE.png|FILE.svg",
               help="Draw the study's forest plot (needs matplotlib: pip install \"stich[plot]\").")
-@click.option("--until-width", type=click.FloatRange(min=0, min_open=True, max=1e9), default=None,
+@click.option("--until-width", type=FiniteRange(min=0, min_open=True, max=1e9), default=None,
               metavar="W", help="Stop (at a multiple of 50 deals) once every tactic's headline interval "
                                 "(advice − random card) is narrower than W; --deals is then the most.")
 @click.option("--view", type=click.Choice(["double-dummy", "player"]), default="double-dummy",
@@ -187,7 +182,7 @@ def _items(settings: StudySettings, game, count: int, seed: int, wheres, from_di
     try:
         overrides = parse_rule_overrides(rules)
         if from_dirs:
-            return study_items_of(collect_items(from_dirs, (), overrides), settings)
+            return _file_items(settings, collect_items(from_dirs, (), overrides))
         if game is None:
             fail("--game: give the game to deal, or --from DIR")
         game = game.lower()
@@ -202,13 +197,24 @@ def _items(settings: StudySettings, game, count: int, seed: int, wheres, from_di
         fail(f"--rule: {exc}")
 
 
-def _check_games(settings: StudySettings, game: str) -> None:
+def _file_items(settings: StudySettings, items: list) -> list:
+    """The deal files of --from: each readable (the reader's message for the first that is
+    not), each of a game every tactic is written for."""
+    bad = [item for item in items if item.error is not None]
+    if bad:
+        fail(bad[0].error + (f" (and {len(bad) - 1} more bad deal files)" if len(bad) > 1 else ""))
+    for game in dict.fromkeys(item.game for item in items):
+        _check_games(settings, game, f"--from: the deals are {game}:")
+    return study_items_of(items, settings)
+
+
+def _check_games(settings: StudySettings, game: str, where: str | None = None) -> None:
     """A tactic written for another game would never apply: say so instead of running."""
     tactics, _ = resolve(settings.tactics, settings.tactic_file)
     other = [t.name for t in tactics if t.game not in (None, game)]
     if other:
-        fail(f"--game {game}: {', '.join(other)} {'is' if len(other) == 1 else 'are'} written for "
-             f"another game")
+        fail(f"{where or f'--game {game}:'} {', '.join(other)} {'is' if len(other) == 1 else 'are'} "
+             f"written for another game")
 
 
 def _constraint(text: str, game: str):
@@ -225,10 +231,11 @@ def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, q
             rows = summarise(records_of(lines), tactics, settings.seed, settings.objective, unit)["tactics"]
             return all(headline_width(row) < until_width for row in rows)
 
-    def on_error(item_id: str, message: str) -> None:
-        click.echo(f"stich: {item_id}: not studied: {message}", err=True)
+    bar = Bar("tactic", "deals", enabled=not quiet)
 
-    bar = RateBar("tactic", enabled=not quiet and sys.stderr.isatty())
+    def on_error(item_id: str, message: str) -> None:
+        bar.write(f"stich: {item_id}: not studied: {message}")
+
     try:
         return run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
                          dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)

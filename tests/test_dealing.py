@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -298,14 +299,18 @@ GRAMMAR_ERRORS = [
 
 
 @pytest.mark.parametrize("game,text,bad,words", GRAMMAR_ERRORS, ids=[e[1] for e in GRAMMAR_ERRORS])
-def test_grammar_errors_exit_2_and_point_at_the_bad_part(game, text, bad, words):
+def test_grammar_errors_exit_2_and_point_at_the_bad_part(game, text, bad, words, monkeypatch):
     result = run("--game", game, "--where", text)
     assert result.exit_code == 2
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert words in result.stderr
-    lines = result.stderr.splitlines()
+    [line] = result.stderr.splitlines()           # one line off a terminal (issue 22)
+    at = int(re.search(r"at character (\d+): ", line).group(1)) - 1
+    assert text[at:at + len(bad)] == bad and f"{bad!r}" in line
+    monkeypatch.setattr("cli.deal.on_terminal", lambda: True)   # on a terminal: underlined
+    lines = run("--game", game, "--where", text).stderr.splitlines()
     shown, marks = lines[-2], lines[-1]
-    assert shown == "  " + text
+    assert len(lines) == 3 and shown == "  " + text
     assert shown[marks.index("^"):marks.rindex("^") + 1] == bad
 
 
