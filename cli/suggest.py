@@ -6,7 +6,7 @@ import click
 
 from solver.report.suggest import suggest_json, suggest_report
 from solver.view import EXACT_LIMIT, read_view
-from solver.view.suggest import suggest
+from solver.view.suggest import TooManyLayouts, suggest
 
 from .common import (
     InputError,
@@ -93,10 +93,13 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
         raise InputError(f"{deal_file}: play: the deal is over, there is no card to suggest")
     if to_move != info.seat:
         raise InputError(f"{deal_file}: --seat: seat {info.seat} is not to move (seat {to_move} is)")
-    with progress_bar("layouts", as_json, unit="layouts") as bar:
-        result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
-                         objective=objective, jobs=jobs, dask_address=dask_address, tt_megabytes=tt_mb,
-                         progress=bar, limits=limits_of(node_limit, time_limit), totals=not no_totals)
+    try:
+        with progress_bar("layouts", as_json, unit="layouts") as bar:
+            result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
+                             objective=objective, jobs=jobs, dask_address=dask_address, tt_megabytes=tt_mb,
+                             progress=bar, limits=limits_of(node_limit, time_limit), totals=not no_totals)
+    except TooManyLayouts as exc:
+        raise InputError(f"{deal_file}: --exact: {exc}") from None
     if result.advice is None and result.left_out:
         click.echo(f"stich: all {result.left_out} layouts hit the limit: no advice "
                    f"(raise --node-limit or --time-limit)", err=True)

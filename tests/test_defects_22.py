@@ -8,7 +8,6 @@ Reading ``/dev/zero`` through every path that takes a file is ``test_user_files.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -310,3 +309,35 @@ def test_hidden_cites_the_docs_path():
     text = (ROOT / "solver" / "view" / "hidden.py").read_text(encoding="utf-8")
     assert "shared/deal-format.md" not in text and "docs/deal-format.md" in text
     assert (ROOT / "docs" / "deal-format.md").is_file()
+
+
+# --- found by the new fuzzing (each failed before its fix) ------------------------------------------------
+
+def test_a_hidden_file_with_a_bad_game_names_the_game(tmp_path):
+    path = write(tmp_path, "h.toml", HIDDEN.read_text(encoding="utf-8").replace('game = "schafkopf2"',
+                                                                                 'game = "nogame"'))
+    line = one_line_error(run("suggest", path), "h.toml: game", "nogame")
+    assert "hidden cards" not in line
+
+
+def test_a_rule_file_key_with_a_line_break_is_one_line(tmp_path):
+    path = write(tmp_path, "r.toml", 'extends = "einwerfen"\nname = "toy"\n"\\u001e" = 0\n')
+    one_line_error(run("rules", path), "r.toml", "unknown key", "\\x1e")
+
+
+def test_a_nul_byte_in_a_file_name_is_bad_input(tmp_path):
+    one_line_error(run("rules", "/\x00"), "NUL")
+    one_line_error(run("batch", ENDING, "--out", "r\x00"), "NUL")
+
+
+@pytest.mark.parametrize("body", ["return (1 / 0 for _ in [0])", "raise Boom()", "return [Weird()]"])
+def test_a_tactic_raising_anything_is_the_files_fault(tmp_path, body):
+    text = ("from solver.tactics import tactic\n\nclass Boom(BaseException):\n    pass\n\n"
+            "class Weird:\n    def __repr__(self):\n        raise ValueError\n\n"
+            f"@tactic('t')\ndef t(view):\n    {body}\n")
+    path = write(tmp_path, "t.py", text)
+    one_line_error(run("tactic", "t", "--tactic-file", path, "--from", ENDING, "--jobs", "1"), "t.py", "tactic t")
+
+
+def test_suggest_exact_refuses_more_layouts_than_it_can_solve():
+    one_line_error(run("suggest", EXAMPLES / "hidden" / "elfern-hidden.toml", "--exact"), "--exact", "too many")

@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import Callable
 
 from solver.files.interrupt import USER_RAISES, is_ctrl_c
-from solver.files.userfile import UserFileError, load_module
+from solver.files.userfile import UserFileError, load_module, raised
 from solver.games import GAMES
 from solver.games.layouts import LAYOUTS
 from solver.model.cards import (
@@ -693,5 +693,5 @@ def load_predicate(path: str | Path) -> Predicate:
         except USER_RAISES as exc:      # user code; but Ctrl-C stops the dealing
             if is_ctrl_c(exc):
                 raise
-            raise ConstraintError(f"{path}: accept() raised {type(exc).__name__}: {exc}") from None
+            raise ConstraintError(f"{path}: accept() raised {raised(exc)}") from None
     return checked

@@ -1,7 +1,8 @@
 """Telling a real Ctrl-C from a user's Python file that raises KeyboardInterrupt itself.
 
 A tactic, a decision feature or a predicate is the user's code: whatever it raises is bad input
-(exit 2, one line naming the file), ``KeyboardInterrupt`` and ``SystemExit`` included.  But
+(exit 2, one line naming the file), ``KeyboardInterrupt``, ``SystemExit`` and any other
+``BaseException`` included.  But
 Ctrl-C arrives as a ``KeyboardInterrupt`` too, and it must stop the run (exit 130) keeping what
 is finished.  The command line runs under ``watching()``, whose SIGINT handler notes that the
 key was pressed; a worker process ignores SIGINT (``solver.run.pool``), so any
@@ -16,7 +17,7 @@ import signal
 import threading
 from typing import Iterator
 
-USER_RAISES = (Exception, KeyboardInterrupt, SystemExit)   # what a user's function may raise
+USER_RAISES = (BaseException,)          # what a user's function may raise: anything
 
 _pressed = False
 
@@ -43,8 +44,8 @@ def watching() -> Iterator[None]:
 
 
 def is_ctrl_c(exc: BaseException) -> bool:
-    """Is ``exc`` a real Ctrl-C (True where that cannot be told)?  False for a user's
-    ``KeyboardInterrupt`` or ``SystemExit`` and for every other exception."""
+    """Is ``exc`` a real Ctrl-C (True where that cannot be told)?  False for a user's own
+    ``KeyboardInterrupt`` and for every other exception."""
     if not isinstance(exc, KeyboardInterrupt):
         return False
     handler = signal.getsignal(signal.SIGINT)

@@ -47,6 +47,8 @@ def read_bytes(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
     path = Path(name) if name else "''"
     try:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except ValueError:                     # a NUL byte: no file has such a name
+        raise NoSuchFile(path, f"no such file (its name holds a NUL byte) (the {what})") from None
     except OSError as exc:
         if exc.errno in _MISSING:
             reason = "no such file" if exc.errno == errno.ENOENT else (exc.strerror or "no such file")
@@ -100,9 +102,33 @@ def load_module(path: str | Path, what: str) -> ModuleType:
     except USER_RAISES as exc:          # the user's file may raise anything, but Ctrl-C is Ctrl-C
         if is_ctrl_c(exc):
             raise
-        raise UserFileError(path, f"loading the {what} raised {type(exc).__name__}"
-                                  f"{_line_in(path, exc)}: {exc}") from None
+        name, _, message = raised(exc).partition(": ")
+        raise UserFileError(path, f"loading the {what} raised {name}{_line_in(path, exc)}"
+                                  + (f": {message}" if message else "")) from None
     return module
+
+
+def shown(value: object, width: int = 60) -> str:
+    """A user's value in a message: its repr cut to ``width`` (its type if the repr raises)."""
+    try:
+        text = repr(value)
+    except USER_RAISES as exc:
+        if is_ctrl_c(exc):
+            raise
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def raised(exc: BaseException, width: int = 200) -> str:
+    """``Name: message`` of an exception a user's code raised (its message may fail too)."""
+    try:
+        message = str(exc)
+    except USER_RAISES as inner:
+        if is_ctrl_c(inner):
+            raise
+        message = "(its message cannot be shown)"
+    text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _line_in(path: Path, exc: BaseException) -> str:

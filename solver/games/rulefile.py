@@ -127,7 +127,7 @@ def _identity(path: Path) -> Path:
     """The file itself, whatever path names it: what cycles and loading once are judged by."""
     try:
         return path.resolve()
-    except (OSError, RuntimeError):     # RuntimeError: a loop of symbolic links
+    except (OSError, RuntimeError, ValueError):   # a loop of symbolic links, a NUL byte
         return path.absolute()
 
 

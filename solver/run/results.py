@@ -220,6 +220,8 @@ class ResultsFile:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise RunError(f"{self.path}: cannot open: {exc.strerror}") from None
+        except ValueError:                  # a NUL byte in the name
+            raise RunError(f"{self.path!r}: cannot open: the name holds a NUL byte") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):    # /dev/full, /dev/zero, a pipe: never ends
             os.close(fd)
             raise RunError(f"{self.path}: not a regular file (the results file is read back to resume)")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from solver.files.interrupt import USER_RAISES, is_ctrl_c
+from solver.files.userfile import raised, shown
 from solver.model.cards import Card
 
 from .view import HiddenCardError
@@ -76,7 +77,7 @@ class Tactic:
         except USER_RAISES as exc:      # a user's tactic may raise anything; Ctrl-C stops the run
             if is_ctrl_c(exc):
                 raise
-            raise TacticError(f"tactic {self.name} raised {type(exc).__name__}: {exc}") from None
+            raise TacticError(f"tactic {self.name} raised {raised(exc)}") from None
 
     def _cards(self, answer) -> list[Card] | None:
         if answer is None:
@@ -86,10 +87,14 @@ class Tactic:
         try:
             cards = list(answer)
         except TypeError:
-            raise TacticError(f"tactic {self.name} returned {answer!r}, not a list of cards") from None
+            raise TacticError(f"tactic {self.name} returned {shown(answer)}, not a list of cards") from None
+        except USER_RAISES as exc:      # a generator of the tactic's raised while it was read
+            if is_ctrl_c(exc):
+                raise
+            raise TacticError(f"tactic {self.name} raised {raised(exc)}") from None
         for card in cards:
             if not isinstance(card, Card):
-                raise TacticError(f"tactic {self.name} returned {card!r}, which is not a Card")
+                raise TacticError(f"tactic {self.name} returned {shown(card)}, which is not a Card")
         return cards or None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from solver.files.interrupt import USER_RAISES, is_ctrl_c
+from solver.files.userfile import raised, shown
 
 from .base import TacticError
 
@@ -73,8 +74,8 @@ def _user_feature(name: str, function: Callable, view) -> object:
     except USER_RAISES as exc:          # the user's code; Ctrl-C stops the run
         if is_ctrl_c(exc):
             raise
-        raise TacticError(f"feature {name} raised {type(exc).__name__}: {exc}") from None
+        raise TacticError(f"feature {name} raised {raised(exc)}") from None
     if value is not None and not isinstance(value, (str, int, float, bool)):
-        raise TacticError(f"feature {name} returned {type(value).__name__} {value!r:.60}: "
-                          f"give a number, a word, true/false or None")
+        raise TacticError(f"feature {name} returned {shown(value)}: give a number, a word, "
+                          f"true/false or None")
     return value

@@ -42,7 +42,8 @@ def file_digest(path: str | Path) -> str:
 def load_file(path: str | Path) -> TacticFile:
     """The tactics and features a file defines (cached per file content)."""
     path = Path(path)
-    key = (str(path.resolve()), file_digest(path))
+    digest_ = file_digest(path)            # first: an unreadable name fails here, with its message
+    key = (str(path.resolve()), digest_)
     if key not in _CACHE:
         _CACHE[key] = _load(path)
     return _CACHE[key]

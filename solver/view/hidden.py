@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import replace
+from pathlib import Path
 
 from solver.deals.deal import MAX_DEAL_BYTES, Deal, DealError, load, loads
 from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
 from solver.files.userfile import UserFileError, read_text
-from solver.games import GAMES
+from solver.games import GAMES, RuleFileError, find_game
 from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
 
 from .infoset import InfoSet, information, start_slots
@@ -75,10 +76,7 @@ def read_hidden(text: str, source: str = "<string>", seat: int | None = None,
         raise DealError(f"TOML syntax error: {exc}", None, source) from None
     extra = {key: data.pop(key) for key in EXTRA_KEYS if key in data}
     play = data.pop("play", None)
-    game = str(data.get("game", "")).strip().lower()
-    if game not in GAMES:
-        loads(_toml(data), source)              # the reader's own message
-    spec = GAMES[game]
+    spec = _game(data, source)
     notation = str(data.get("cards", spec.default_notation)).strip().lower()
     places = _hidden_places(data, spec.layout, source)
     named = _named_cards(data, play, spec.layout, notation)
@@ -183,6 +181,21 @@ def _parse_play(play, notation: str, source: str) -> tuple[tuple[Card, ...], ...
             raise DealError(f"trick {i + 1} is empty", "play", source)
         tricks.append(cards)
     return tuple(tricks)
+
+
+def _game(data: dict, source: str):
+    """The file's game as the plain reader finds it (a name or a rule file), else the plain
+    reader's message about the ``game`` key (not about the ``?`` it was not meant to read)."""
+    value = data.get("game")
+    if isinstance(value, str):
+        try:
+            spec = find_game(GAMES, value, Path(source).parent)
+        except RuleFileError:
+            spec = None
+        if spec is not None:
+            return spec
+    loads(_toml({"game": value} if "game" in data else {}), source)
+    raise DealError("not a game", "game", source)       # pragma: no cover - loads raised
 
 
 def _toml(data: dict) -> str:

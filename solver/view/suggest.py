@@ -32,10 +32,15 @@ from solver.run.pool import run_everywhere, worker_engine
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
 
 Z95 = 1.959963984540054
+MAX_EXACT = 100_000              # layouts --exact solves one by one at most (a day or so of whole deals)
 
 # One layout's verdict per card: (card text, own total, other total, level label, rank from the
 # seat's side (higher is better for it, None without a ladder), double-dummy optimal)
 Row = tuple
+
+
+class TooManyLayouts(ValueError):
+    """``exact`` asked for more layouts than ``MAX_EXACT``: they could not all be solved."""
 
 
 class LayoutsInterrupted(KeyboardInterrupt):
@@ -301,12 +306,16 @@ class Suggestion:
 def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | None,
                    limit: int = EXACT_LIMIT) -> tuple[list[dict], int, bool]:
     """(layouts, count, exact): every layout with ``exact`` (or by default when at most
-    ``limit``), else ``samples`` uniform draws."""
+    ``limit``), else ``samples`` uniform draws; ``TooManyLayouts`` for ``exact`` over
+    ``MAX_EXACT``."""
     count = count_layouts(info)
     if exact is None:
         exact = count <= limit and samples is None
         if samples is None and not exact:
             samples = 100
+    if exact and count > MAX_EXACT:
+        raise TooManyLayouts(f"{count:,} consistent layouts are too many to solve each (at most "
+                             f"{MAX_EXACT:,}): draw a sample instead (--samples)")
     if exact:
         return list(every_layout(info)), count, True
     return sample_layouts(info, samples or 100, seed), count, False
