@@ -60,27 +60,18 @@ class StichGroup(click.Group):
         except click.exceptions.Exit:
             raise
         except click.exceptions.Abort:          # click's own Ctrl-C
-            click.echo("stich: interrupted", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            fail("interrupted", EXIT_INTERRUPTED)
         except click.UsageError as exc:         # one line, as every other input error
             where = f"{exc.ctx.info_name}: " if exc.ctx is not None and exc.ctx is not ctx else ""
-            click.echo(f"stich: {where}{_one_line(exc.format_message())} (see --help)", err=True)
-            ctx.exit(EXIT_INPUT)
+            fail(f"{where}{exc.format_message()} (see --help)", EXIT_INPUT)
         except click.ClickException as exc:
-            click.echo(f"stich: {_one_line(exc.format_message())}", err=True)
-            ctx.exit(exc.exit_code)
+            fail(exc.format_message(), exc.exit_code)
         except MemoryError:
-            click.echo("stich: out of memory (a smaller --tt-mb may help)", err=True)
-            ctx.exit(EXIT_INPUT)
+            fail("out of memory (a smaller --tt-mb may help)", EXIT_INPUT)
         except RecursionError:
-            click.echo("stich: input nested too deeply", err=True)
-            ctx.exit(EXIT_INPUT)
-        except DealError as exc:
-            click.echo(f"stich: {exc}", err=True)
-            ctx.exit(EXIT_INPUT)
-        except OptionError as exc:
-            click.echo(f"stich: {exc}", err=True)
-            ctx.exit(EXIT_INPUT)
+            fail("input nested too deeply", EXIT_INPUT)
+        except (DealError, OptionError) as exc:
+            fail(str(exc), EXIT_INPUT)
         except BrokenPipeError:
             # the reader went away (`stich ... | head`): stop quietly, as a shell tool does
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -88,18 +79,24 @@ class StichGroup(click.Group):
         except KeyboardInterrupt:
             # nothing unfinished is shown as an answer; what was finished (files written, batch
             # lines) stays.  Bounds proven so far come with the time and node limits.
-            click.echo("stich: interrupted (Ctrl-C) before the search finished: no result", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            fail("interrupted (Ctrl-C) before the search finished: no result", EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
+            if isinstance(exc, ValueError) and "null byte" in str(exc):    # os.stat of click.Path
+                fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
             if os.environ.get("STICH_DEBUG"):
                 raise
-            click.echo(f"stich: internal error: {type(exc).__name__}: {exc} "
-                       f"(set STICH_DEBUG=1 for a traceback)", err=True)
-            ctx.exit(EXIT_OTHER)
+            fail(f"internal error: {type(exc).__name__}: {exc} (set STICH_DEBUG=1 for a traceback)",
+                 EXIT_OTHER)
+
+
+_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines splits at, but \n
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split("\n"))
+    """A message as one line: newlines become spaces, other line breaks (a quoted TOML key
+    may hold one) are shown escaped."""
+    text = " ".join(text.split("\n"))
+    return "".join(repr(ch)[1:-1] if ch in _LINE_BREAKS else ch for ch in text)
 
 
 class FiniteRange(click.FloatRange):
