@@ -1,0 +1,41 @@
+"""A new option of a Python game is written down by hand in two places no code reads (README
+"How to add an option"): the README's option table and the brute force of ``tests/reference.py``.
+These tests fail until both are done, so that neither is forgotten."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from solver.games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON_GAMES = [g for g in GAMES.values() if g.rule_file is None]
+OPTIONS = [(g.name, o) for g in PYTHON_GAMES for o in g.options]
+
+# options the brute force need not know, and why: they act before the play or after it
+OUTSIDE_THE_PLAY = {
+    "first_leader": "who leads: the reference reads the deal's leader, already resolved",
+    "schneider_at": "an outcome level: the totals the reference checks do not change",
+}
+
+
+def test_there_are_python_games_with_options():
+    assert len(PYTHON_GAMES) == 3 and len(OPTIONS) >= 10
+
+
+@pytest.mark.parametrize("game,option", OPTIONS, ids=[f"{g}.{o.name}" for g, o in OPTIONS])
+def test_the_readme_table_has_a_row_for_every_option(game, option):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    default = str(option.default).lower() if isinstance(option.default, bool) else option.default
+    row = re.search(rf"^\| {game} \| `{option.name}` \| `{re.escape(str(default))}`", text, re.M)
+    assert row, f"README: no row '| {game} | `{option.name}` | `{default}`, ...' (default first)"
+
+
+@pytest.mark.parametrize("game,option", OPTIONS, ids=[f"{g}.{o.name}" for g, o in OPTIONS])
+def test_the_reference_reads_every_option_that_changes_the_play(game, option):
+    text = (ROOT / "tests" / "reference.py").read_text(encoding="utf-8")
+    assert option.name in OUTSIDE_THE_PLAY or re.search(rf"\b{option.name}\b", text), \
+        f"tests/reference.py never reads {option.name}: write its effect there (or say why not)"
