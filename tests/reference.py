@@ -1,4 +1,4 @@
-"""An independent brute-force reference solver, written from ``shared/rules.md`` alone.
+"""An independent brute-force reference solver, written from ``docs/rules.md`` alone.
 
 Plain minimax over every legal card: no pruning, no move ordering, no equivalence classes,
 no bounds.  The only shortcut is an optional memo keyed on the *complete* future-relevant

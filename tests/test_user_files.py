@@ -53,7 +53,13 @@ def files(folder: Path, target: str) -> dict[str, list[str]]:
     }
 
 
-PATHS = sorted(files(Path("."), "/dev/zero"))
+PATHS = ["--predicate", "--rules-file", "--tactic-file", "batch file", "deal --game FILE", "deal file",
+         "deal file, analyze", "explore", "extends", "game = FILE", "hidden deal file", "replay --view player",
+         "rules FILE", "tactic --from"]
+
+
+def test_every_path_is_tried(tmp_path):
+    assert sorted(files(tmp_path, "/dev/zero")) == PATHS
 
 
 @pytest.mark.parametrize("name", PATHS)

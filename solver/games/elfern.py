@@ -14,6 +14,8 @@ from solver.model.rules import FREE, FollowRule, RuleSet
 from .base import SCHNEIDER, WIN, Game, GoalWord, Option, View
 from .layouts import Stock
 
+# a new option: also a row of the README's option table and its effect in tests/reference.py,
+# both by hand (README "How to add an option")
 OPTIONS = (
     Option("must_head", False,
            "once the stock is empty a follower must also beat the card led if he can",

@@ -31,6 +31,8 @@ from solver.model.rules import FollowRule, RuleSet
 from .base import EVERY_TRICK, OPTIONAL, SCHNEIDER, WIN, Game, Option, View
 from .layouts import Piles
 
+# a new option: also a row of the README's option table and its effect in tests/reference.py,
+# both by hand (README "How to add an option")
 OPTIONS = (
     Option("trump_mode", "schellen",
            "schellen: Ober, Unter and Schellen are trump; card17: the suit of the 17th card "

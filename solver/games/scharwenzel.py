@@ -37,6 +37,8 @@ from .layouts import Hands
 if TYPE_CHECKING:
     from solver.model.position import Position
 
+# a new option: also a row of the README's option table and its effect in tests/reference.py,
+# both by hand (README "How to add an option")
 OPTIONS = (
     Option("first_leader", "forehand",
            "who leads to the first trick when the deal file names no leader: forehand (seat 1) "
