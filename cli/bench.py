@@ -7,7 +7,7 @@ import click
 from solver.report.bench import bench_report
 from solver.run.bench import MODES, SWITCHES, builtin_sets, parse_off, run
 
-from .common import emit_json, json_option, objective_option, tt_option
+from .common import EXIT_INTERRUPTED, emit_json, fail, json_option, objective_option, tt_option
 from .progress import progress_bar
 
 
@@ -51,6 +51,8 @@ def bench_command(quick: bool, mode: str, objective: str, off: dict, tt_mb: int,
       stich bench --quick --json
       stich bench --off merge,bounds
       stich bench --mode value --tt-mb 16
+
+    Ctrl-C prints the deals measured so far (exit 130).
     """
     sets = builtin_sets(quick)
     with progress_bar("bench", as_json, unit="deals") as bar:
@@ -61,4 +63,6 @@ def bench_command(quick: bool, mode: str, objective: str, off: dict, tt_mb: int,
         emit_json(data)
     else:
         click.echo(bench_report(data))
+    if data.get("interrupted"):
+        fail("interrupted (Ctrl-C): the deals measured so far are shown", EXIT_INTERRUPTED)
 

@@ -341,3 +341,19 @@ def test_a_tactic_raising_anything_is_the_files_fault(tmp_path, body):
 
 def test_suggest_exact_refuses_more_layouts_than_it_can_solve():
     one_line_error(run("suggest", EXAMPLES / "hidden" / "elfern-hidden.toml", "--exact"), "--exact", "too many")
+
+
+def test_ctrl_c_in_bench_prints_the_deals_measured(monkeypatch):
+    import solver.run.bench as bench
+    original, calls = bench.measure_value, []
+
+    def measure(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 3:                      # the warm-up and two deals, then Ctrl-C
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+    monkeypatch.setattr(bench, "measure_value", measure)
+    result = run("bench", "--quick", "--mode", "value", "--json")
+    assert result.exit_code == 130 and "interrupted" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["total"]["deals"] == 2

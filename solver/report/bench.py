@@ -13,18 +13,21 @@ def _ns(value) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def bench_report(data: dict[str, Any]) -> str:
     """The readable table of ``stich bench``."""
     rows = []
     for s in data["sets"]:
         rows.append([s["name"], s["deals"], f"{s['nodes']:,}", f"{s['seconds']:.3f}",
                      f"{s['nodes_per_second']:,}" if s["nodes_per_second"] else "-",
-                     _ns(s.get("ns_per_node")), f"{s['median_ms']:.2f}", f"{s['p90_ms']:.2f}"])
+                     _ns(s.get("ns_per_node")), _ms(s["median_ms"]), _ms(s["p90_ms"])])
     t = data["total"]
     rows.append(["total", t["deals"], f"{t['nodes']:,}", f"{t['seconds']:.3f}",
                  f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-",
-                 _ns(t.get("ns_per_node")),
-                 f"{t['median_ms']:.2f}" if t["median_ms"] is not None else "-", ""])
+                 _ns(t.get("ns_per_node")), _ms(t["median_ms"]), ""])
     table = tabulate(rows, headers=["set", "deals", "nodes", "seconds", "nodes/s", "ns/node",
                                     "median ms", "p90 ms"], colalign=("left",) + ("right",) * 7,
                      disable_numparse=True)
@@ -36,4 +39,6 @@ def bench_report(data: dict[str, Any]) -> str:
     off_text = f"techniques off: {', '.join(off) if off else 'none'}"    # of --off (not experiments)
     lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}", "", table, "",
              f"Note: {data['note']}."]
+    if data.get("interrupted"):
+        lines += ["", "INTERRUPTED (Ctrl-C): only the deals counted above were measured."]
     return "\n".join(lines)

@@ -167,7 +167,8 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         off: dict[str, bool] | None = None, tt_megabytes: int = DEFAULT_TT_MEGABYTES,
         progress: Callable[[int, int], None] | None = None, threads: int = 1) -> dict[str, Any]:
     """Measure every deal of every set; the JSON object of ``stich bench --json``.
-    ``threads``: threads scoring the cards of each solve (node counts then vary run to run)."""
+    ``threads``: threads scoring the cards of each solve (node counts then vary run to run).
+    Ctrl-C stops the measuring: the deals measured so far are the answer (``"interrupted": true``)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     engine = new_engine(tt_megabytes)
@@ -177,11 +178,14 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
     if plan:
         measure_value(plan[0][2], engine)
     results: dict[str, list[Measurement]] = {s.name: [] for s in sets}
+    interrupted = False
     for k, (deal_set, seed, deal) in enumerate(plan):
-        if mode == "value":
-            m = measure_value(deal, engine, seed)
-        else:
-            m = measure_solve(deal, engine, seed, objective, threads=threads)
+        try:
+            m = (measure_value(deal, engine, seed) if mode == "value"
+                 else measure_solve(deal, engine, seed, objective, threads=threads))
+        except KeyboardInterrupt:           # Ctrl-C: the deals measured are the answer
+            interrupted = True
+            break
         results[deal_set.name].append(m)
         if progress:
             progress(k + 1, len(plan))
@@ -209,6 +213,7 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         "sets": out_sets,
         "total": {k: total[k] for k in ("deals", "nodes", "seconds", "nodes_per_second", "ns_per_node",
                                         "median_ms")},
+        **({"interrupted": True} if interrupted else {}),
     }
 
 
