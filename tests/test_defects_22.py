@@ -357,3 +357,8 @@ def test_ctrl_c_in_bench_prints_the_deals_measured(monkeypatch):
     assert result.exit_code == 130 and "interrupted" in result.stderr
     data = json.loads(result.stdout)
     assert data["interrupted"] is True and data["total"]["deals"] == 2
+
+
+def test_a_batch_generates_at_most_a_million_deals(tmp_path):
+    many = [arg for seed in range(11) for arg in ("--generate", f"elfern:100000:{seed}")]
+    one_line_error(run("batch", *many, "--out", tmp_path / "r.jsonl"), "--generate", "1,000,000")

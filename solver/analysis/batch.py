@@ -27,6 +27,7 @@ class BatchError(RunError):
 
 
 MAX_GENERATE = MAX_DEALS      # deals per --generate: the batch holds every deal's text in memory
+MAX_BATCH = 10 * MAX_DEALS    # generated deals in one batch, however many --generate
 
 
 # --- the deals of a batch ---------------------------------------------------------------------------
@@ -113,7 +114,11 @@ def collect_items(paths: Iterable[str], generate: Iterable[str],
     """Every deal of a batch, in order; ids must be unique."""
     overrides = overrides or {}
     paths, generate = list(paths), list(generate)
-    games = [parse_generate(g)[0] for g in generate]
+    specs = [parse_generate(g) for g in generate]
+    if sum(count for _, _, count, _ in specs) > MAX_BATCH:
+        raise BatchError(f"--generate: at most {MAX_BATCH:,} generated deals in one batch "
+                         f"(split it into several batches)")
+    games = [game for game, _, _, _ in specs]
     items: list[BatchItem] = []
     for path in paths:
         items += file_items(path, overrides)
