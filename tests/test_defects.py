@@ -197,7 +197,9 @@ def test_one_bad_file_does_not_stop_a_batch(tmp_path):
     assert result.exit_code == 2
     assert "broken.toml" in result.stderr and "duplicate" in result.stderr
     assert "2 solved now" in result.stdout and "1 unreadable" in result.stdout
-    assert len(out.read_text().splitlines()) == 2
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len([line for line in lines if "result" in line]) == 2
+    assert [line["id"] for line in lines if "error" in line] == ["broken"]      # issue 22: it says why
 
 
 def test_batch_dropped_lines_message_and_histogram_header(tmp_path):
