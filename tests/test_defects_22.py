@@ -362,3 +362,18 @@ def test_ctrl_c_in_bench_prints_the_deals_measured(monkeypatch):
 def test_a_batch_generates_at_most_a_million_deals(tmp_path):
     many = [arg for seed in range(11) for arg in ("--generate", f"elfern:100000:{seed}")]
     one_line_error(run("batch", *many, "--out", tmp_path / "r.jsonl"), "--generate", "1,000,000")
+
+
+@pytest.mark.parametrize("game,changes,key", [
+    ("officers_skat", [("players = 2", "players = 4")], "layout"),           # 64 pile cards, 32 in the pack
+    ("bohemian_schneider", [("players = 2", "players = 6"), ("hand = 6", "hand = 5")], "layout.hand"),
+])                                                                      # a stock of 2 for 6 players
+def test_a_layout_that_does_not_fit_the_pack_is_refused(tmp_path, game, changes, key):
+    from solver.games.rulefile import RULES_DIR
+    text = (RULES_DIR / f"{game}.toml").read_text(encoding="utf-8")
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    path = write(tmp_path, "r.toml", text.replace(f'name = "{game}"', 'name = "toy"'))
+    one_line_error(run("rules", path), "r.toml", key)
+    one_line_error(run("deal", "--game", path), "r.toml", key)

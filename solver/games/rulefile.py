@@ -69,6 +69,7 @@ MAX_SEATS = 8
 MAX_VALUE = 100                  # a card's value, the last trick's bonus
 MAX_TOTAL = 10_000               # a total to win or to reach a level: above any pack's worth
 MAX_SCORE = 1_000                # what a win or a level scores
+MAX_STOCK = 40                   # cards in a stock (the core's)
 OPTION_KEYS = ("default", "choices", "help", "source", "set")
 
 
@@ -522,7 +523,7 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
         return _Compiler(_with_options(data, {**defaults, **opts}), source)
 
     build = _builder(name, layout, seat_counts, compiler)
-    rules = _check_every_option(c, build, compiler, options, defaults, trump_rule)
+    rules = _check_every_option(c, build, compiler, options, defaults, trump_rule, seat_counts)
 
     def thresholds(opts: dict, rules: RuleSet) -> Thresholds:
         return compiler(opts).thresholds(_total(rules))
@@ -582,15 +583,17 @@ def _builder(name: str, layout, seat_counts: tuple[int, ...], compiler):
     return build
 
 
-def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict, trump_rule: str) -> RuleSet:
+def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict, trump_rule: str,
+                        seat_counts: tuple[int, ...]) -> RuleSet:
     """Build and check the rules under the defaults and under each option value (an error
     names the value); the rule set under the defaults."""
     probe = c.suits()[0] if trump_rule != "none" else None
-    build(probe, defaults)
+    _check_layout(c, build(probe, defaults), seat_counts)
     for option in options:
         for value in option.choices or (False, True):
             try:
                 rules = build(probe, {**defaults, option.name: value})
+                _check_layout(c, rules, seat_counts)
                 compiler({option.name: value}).thresholds(_total(rules))
             except RuleFileError as exc:
                 raise RuleFileError(f"{exc.message} (with {option.name} = {value})", exc.key, c.source) from None
@@ -598,6 +601,20 @@ def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict
     c.thresholds(_total(rules))
     c.first_leader(rules.seats)
     return rules
+
+
+def _check_layout(c: "_Compiler", rules: RuleSet, seat_counts: tuple[int, ...]) -> None:
+    """The layout must fit the pack for every number of seats: the cards held at the start,
+    and a stock the seats share evenly and the core can hold."""
+    pack, layout = len(rules.deck), rules.layout
+    for n in seat_counts:
+        held = layout.full_hand(pack, n) * n
+        if not 0 < held <= pack:
+            raise c.fail("layout", f"{n} players hold {held} cards at the start, but the pack has {pack}")
+        rest = pack - held
+        if layout.draws and (rest % n or rest > MAX_STOCK):
+            raise c.fail("layout.hand", f"the stock of {rest} cards with {n} players must be shared "
+                                        f"evenly and hold at most {MAX_STOCK}")
 
 
 def _checker(compiler, trump_rule: str, title: str):
