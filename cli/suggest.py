@@ -22,6 +22,25 @@ from .limits import exit_if_partial, limit_options, limits_of
 from .progress import progress_bar
 
 
+def check_options(exact: bool, samples: int | None, no_totals: bool, objective: str) -> None:
+    """Options that exclude each other, named before any work."""
+    if exact and samples is not None:
+        raise InputError("--exact and --samples exclude each other")
+    if no_totals and objective != "score":
+        raise InputError("--no-totals needs --objective score (the totals decide otherwise)")
+
+
+def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
+    """The seat's information set, which must be the seat to move."""
+    info = read_view(deal_file, seat, parse_rule_overrides(rules))
+    to_move = info.to_move
+    if to_move is None:
+        raise InputError(f"{deal_file}: play: the deal is over, there is no card to suggest")
+    if to_move != info.seat:
+        raise InputError(f"{deal_file}: --seat: seat {info.seat} is not to move (seat {to_move} is)")
+    return info
+
+
 @click.command("suggest")
 @deal_argument
 @click.option("--seat", type=click.IntRange(1, 8), default=None,
@@ -83,16 +102,8 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
       stich suggest examples/hidden/schafkopf2-hidden.toml --exact
       stich suggest examples/elfern-deal.toml --samples 100 --seed 1 --json
     """
-    if exact and samples is not None:
-        raise InputError("--exact and --samples exclude each other")
-    if no_totals and objective != "score":
-        raise InputError("--no-totals needs --objective score (the totals decide otherwise)")
-    info = read_view(deal_file, seat, parse_rule_overrides(rules))
-    to_move = info.to_move
-    if to_move is None:
-        raise InputError(f"{deal_file}: play: the deal is over, there is no card to suggest")
-    if to_move != info.seat:
-        raise InputError(f"{deal_file}: --seat: seat {info.seat} is not to move (seat {to_move} is)")
+    check_options(exact, samples, no_totals, objective)
+    info = view_to_move(deal_file, seat, rules)
     try:
         with progress_bar("layouts", as_json, unit="layouts") as bar:
             result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
