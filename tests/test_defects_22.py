@@ -196,6 +196,38 @@ def test_a_real_ctrl_c_in_a_tactic_study_still_exits_130(tmp_path):
     assert "interrupted" in err and "Traceback" not in err
 
 
+SLEEPY = '''
+import time
+from solver.tactics import tactic
+
+@tactic("sleepy")
+def sleepy(view):
+    """Think for a long time at every decision: a deal of minutes, like Elfern's from the
+    player's view."""
+    time.sleep(30)
+    return None
+'''
+
+
+def test_ctrl_c_does_not_wait_for_the_deals_the_workers_are_on(tmp_path):
+    """Found running the README's studies: Ctrl-C waited for the running deals to finish (minutes
+    each), because the pool was shut down with wait=True.  The workers are stopped instead; what
+    finished is kept either way."""
+    path = write(tmp_path, "sleepy.py", SLEEPY)
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from cli.main import main; main(sys.argv[2:])"
+    proc = subprocess.Popen([sys.executable, "-c", code, str(ROOT), "tactic", "sleepy", "--tactic-file",
+                             str(path), "--game", "scharwenzel", "--deals", "4", "--jobs", "2",
+                             "--out", str(tmp_path / "r.jsonl")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(6)                       # the workers are started and inside a decision
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - start < 15, "Ctrl-C waited for the running deals"
+    assert "Traceback" not in err
+
+
 # --- 10, 13: suggest always answers what it knows ------------------------------------------------------
 
 def test_suggest_json_prints_json_when_every_layout_hits_the_limit():

@@ -109,6 +109,7 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
         executor, client = dask_executor(dask_address)
     else:
         executor = local_executor(min(jobs, len(calls)), tt_megabytes)
+    finished = False
     try:
         futures = {executor.submit(work, *args): key for key, args in calls}
         for future in as_completed(futures):
@@ -116,8 +117,23 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
                 yield futures[future], future.result()
             except Exception as exc:  # noqa: BLE001
                 yield futures[future], exc
+        finished = True
     finally:
         if client is not None:              # Dask: closing the client cancels what is left
             client.close()
-        else:
+        elif finished:
             executor.shutdown(wait=True, cancel_futures=True)
+        else:
+            stop_at_once(executor)
+
+
+def stop_at_once(executor: ProcessPoolExecutor) -> None:
+    """Ctrl-C (or a caller that stops early): the work still running is dropped, not waited for.
+    What finished was already yielded and kept; a player's-view deal of Elfern can run for
+    minutes, and Ctrl-C must not wait for it."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
