@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import one_line_error, run
 
 import solver
 from cli import common
-from cli.main import main
 from solver.deals.deal import DealError, load
 from solver.games import GAMES
 
@@ -29,19 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
-
-
-def one_line_error(result, *words):
-    """Exit 2, exactly one line on stderr, starting 'stich:' and naming each word."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("stich: ") and "Traceback" not in lines[0]
-    for word in words:
-        assert word in lines[0], (word, lines[0])
-    return lines[0]
 
 
 def write(tmp_path, name, text):

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from cli.main import main
+from clirun import one_line_error, run, start
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -25,19 +21,6 @@ ENDING = EXAMPLES / "elfern-ending.toml"
 HIDDEN = EXAMPLES / "hidden" / "schafkopf2-hidden.toml"
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
-
-
-def one_line_error(result, *words):
-    """Exit 2, exactly one line on stderr, starting 'stich:' and naming each word."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("stich: ") and "internal error" not in lines[0], lines[0]
-    for word in words:
-        assert word in lines[0], (word, lines[0])
-    return lines[0]
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -181,11 +164,8 @@ def slow(view):
 
 def test_a_real_ctrl_c_in_a_tactic_study_still_exits_130(tmp_path):
     path = write(tmp_path, "slow.py", SLOW)
-    code = "import sys; sys.path.insert(0, sys.argv[1]); from cli.main import main; main(sys.argv[2:])"
-    proc = subprocess.Popen([sys.executable, "-c", code, str(ROOT), "tactic", "slow", "--tactic-file",
-                             str(path), "--game", "scharwenzel", "--deals", "50", "--jobs", "1",
-                             "--out", str(tmp_path / "r.jsonl")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = start("tactic", "slow", "--tactic-file", path, "--game", "scharwenzel", "--deals", 50,
+                 "--jobs", 1, "--out", tmp_path / "r.jsonl")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (tmp_path / "r.jsonl").exists():
         time.sleep(0.1)
@@ -214,17 +194,14 @@ def test_ctrl_c_does_not_wait_for_the_deals_the_workers_are_on(tmp_path):
     each), because the pool was shut down with wait=True.  The workers are stopped instead; what
     finished is kept either way."""
     path = write(tmp_path, "sleepy.py", SLEEPY)
-    code = "import sys; sys.path.insert(0, sys.argv[1]); from cli.main import main; main(sys.argv[2:])"
-    proc = subprocess.Popen([sys.executable, "-c", code, str(ROOT), "tactic", "sleepy", "--tactic-file",
-                             str(path), "--game", "scharwenzel", "--deals", "4", "--jobs", "2",
-                             "--out", str(tmp_path / "r.jsonl")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = start("tactic", "sleepy", "--tactic-file", path, "--game", "scharwenzel", "--deals", 4,
+                 "--jobs", 2, "--out", tmp_path / "r.jsonl")
     time.sleep(6)                       # the workers are started and inside a decision
-    start = time.monotonic()
+    pressed = time.monotonic()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert time.monotonic() - start < 15, "Ctrl-C waited for the running deals"
+    assert time.monotonic() - pressed < 15, "Ctrl-C waited for the running deals"
     assert "Traceback" not in err
 
 
