@@ -81,3 +81,34 @@ def test_solver_and_cli_have_no_import_cycle():
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+DRAWING = ("tabulate", "matplotlib")   # the libraries that draw text tables and plots
+
+
+def drawing_outside_report(found: dict[str, list[str]]) -> list[str]:
+    """Modules outside ``solver.report`` that import a drawing library (issue 21: every text
+    table, JSON and plot is drawn in one presentation package; the games give data)."""
+    return [f"{module} imports {target}" for module, targets in sorted(found.items())
+            if not module.startswith("solver.report") for target in targets
+            if target.split(".")[0] in DRAWING]
+
+
+def external_imports() -> dict[str, list[str]]:
+    import ast
+
+    from architecture import imports, modules
+    return {name: [t for node in ast.walk(ast.parse(path.read_text(), str(path)))
+                   if isinstance(node, (ast.Import, ast.ImportFrom)) for t, _ in imports(name, path, node)]
+            for name, path in modules()}
+
+
+def test_tables_and_plots_are_drawn_only_in_report():
+    assert drawing_outside_report(external_imports()) == []
+
+
+def test_the_drawing_test_sees_a_table_drawn_elsewhere():
+    found = {"solver.games.scharwenzel": ["tabulate.tabulate"], "cli.rules": ["tabulate"],
+             "solver.report.table": ["tabulate"], "solver.report.tactic": ["matplotlib.pyplot"]}
+    assert drawing_outside_report(found) == ["cli.rules imports tabulate",
+                                             "solver.games.scharwenzel imports tabulate.tabulate"]

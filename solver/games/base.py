@@ -124,7 +124,7 @@ class Game:
     # --- the analyses ---
     goals: dict[str, GoalWord] = field(default_factory=lambda: {"win": WIN})
     variations: Callable[[Any], list | None] | None = field(default=None, compare=False)
-    report_sections: Callable[[Any], list[tuple[str, str]]] | None = field(default=None, compare=False)
+    report_sections: Callable[[Any], list[tuple[str, list[str], list[list]]]] | None = field(default=None, compare=False)
     # --- games from rule files (``solver.games.rulefile``) ---
     first_leader: int = 1           # the seat leading when the deal file names no leader
     sources: tuple[str, ...] = ()   # where the rules come from
@@ -203,8 +203,9 @@ class Game:
         extra = {"all_passed": False} if self.all_pass_trump is not None else {}
         return [(suit, leader, extra) for suit in self.suits for leader in leaders]
 
-    def extra_sections(self, deal) -> list[tuple[str, str]]:
-        """(title, text) sections the game adds to the report of a deal."""
+    def extra_sections(self, deal) -> list[tuple[str, list[str], list[list]]]:
+        """(title, headers, rows): the tables the game adds to the report of a deal (data; the
+        report draws them)."""
         return self.report_sections(deal) if self.report_sections is not None else []
 
     def where_words(self, rules: RuleSet) -> frozenset[str]:

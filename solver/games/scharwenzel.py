@@ -215,19 +215,19 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
                 "no trump)")
 
 
-def matadors_table(deal) -> str:
-    """Who holds matadors under each possible trump (a property of the deal)."""
-    from tabulate import tabulate  # presentation only: the rules load without it
+def matadors_rows(deal) -> list[list]:
+    """Who holds matadors under each possible trump (a property of the deal): one row per suit."""
     rows = []
     for suit in SUITS:
         side, count, cards = matadors(deal.hands, suit)
         rows.append([suit_name(suit, deal.notation), "-" if side is None else _sides_text(side, deal.players),
                      count or "-", " ".join(c.text(deal.notation) for c in cards)])
-    return tabulate(rows, headers=["trump", "held by", "matadors", "cards"], tablefmt="simple")
+    return rows
 
 
-def report_sections(deal) -> list[tuple[str, str]]:
-    return [("Matadors (the deal as given, for each trump)", matadors_table(deal))]
+def report_sections(deal) -> list[tuple[str, list[str], list[list]]]:
+    return [("Matadors (the deal as given, for each trump)", ["trump", "held by", "matadors", "cards"],
+             matadors_rows(deal))]
 
 
 GOALS = {"win": WIN, "first": GoalWord("level", levels=("tout",), texts=("win for the first",)),

@@ -121,8 +121,8 @@ def bounds_json(bounds) -> list | None:
 def game_sections(deal: Deal) -> list[str]:
     """The sections the game adds to a report (Scharwenzel's matadors)."""
     out = []
-    for title, text in deal.game_spec.extra_sections(deal):
-        out += ["", f"{title}:", text]
+    for title, headers, rows in deal.game_spec.extra_sections(deal):
+        out += ["", f"{title}:", tabulate(rows, headers=headers, tablefmt="simple")]
     return out
 
 
