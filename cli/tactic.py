@@ -71,7 +71,9 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
               help="Break every table down by a feature of the decision: " + ", ".join(BUILTIN_FEATURES)
                    + " (or one a tactic file defines).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Append one JSON line per deal (its decisions and runs) to this file; rerun to resume.")
+              help="Append one JSON line per deal (its decisions and runs) to this file; rerun to "
+                   "resume, or with more --deals to extend (fewer --deals report the first ones "
+                   "and leave the rest in place).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), default=None,
               help="Write typical positions where the advice is right and wrong, and the worst ones, "
                    "as deal files to DIR.")

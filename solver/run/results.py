@@ -31,7 +31,9 @@ the form above, its id is in this batch, its sha256 is that of the deal as it is
 objective and with_moves are this run's, and its id has not been kept already.  If anything
 is dropped (a torn last line, a stale or foreign line, a duplicate), the kept lines are
 written to a temporary file which atomically replaces the results file (the dropped complete
-lines are appended to ``OUT.dropped`` so nothing is lost by surprise).  Then only the deals
+lines are appended to ``OUT.dropped`` so nothing is lost by surprise).  A study (``stich
+tactic``) keeps the lines of its own deals beyond this run in place instead: a report of its
+first 100 deals must not move a study of 400 aside.  Then only the deals
 without a kept line are solved and appended.  Rerunning the same command after any kill
 therefore ends with exactly one line per deal.
 """
@@ -45,7 +47,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import RunError
 
@@ -116,6 +118,7 @@ class Recovery:
     stale: int = 0             # valid records not of this batch (id, hash, objective, moves)
     duplicate: int = 0
     errors: int = 0            # error lines of the last run: dropped, their deals tried again
+    others: int = 0            # with keep_others: lines of deals outside this run, left in place
 
     @property
     def dropped(self) -> int:
@@ -136,8 +139,12 @@ def is_partial(record: dict) -> bool:
 
 
 def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: bool,
-         limits=None) -> tuple[Recovery, list[bytes], list[bytes]]:
-    """Sort the lines of a results file into kept and dropped ones (see the module doc)."""
+         limits=None, keep_others: Callable[[dict], bool] | None = None
+         ) -> tuple[Recovery, list[bytes], list[bytes]]:
+    """Sort the lines of a results file into kept and dropped ones (see the module doc).
+    ``keep_others(record)``: a valid line of a deal not in this run that it accepts stays in
+    the file (not in ``kept``): a study of fewer deals must not move a longer study's lines
+    aside (its deals are checked by hash when a run includes them)."""
     recovery = Recovery()
     lines = data.split(b"\n")
     complete, tail = lines[:-1], lines[-1]       # tail: after the last newline (b"" if none torn)
@@ -159,6 +166,11 @@ def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: b
             dropped_lines.append(raw)
             continue
         item = items.get(record["id"])
+        if (item is None and keep_others is not None and record.get("objective") == objective
+                and record.get("with_moves") == with_moves and keep_others(record)):
+            recovery.others += 1
+            kept_lines.append(raw)
+            continue
         if (item is None or record["sha256"] != item.sha256 or record.get("objective") != objective
                 or record.get("with_moves") != with_moves
                 # a partial line is kept only for a run with the same limits (else solved again)
@@ -209,7 +221,8 @@ class ResultsFile:
     """The results file of a batch, opened for appending: recovered, locked, written line by line."""
 
     def __init__(self, path: str | Path, items: Iterable[BatchItem], objective: str,
-                 with_moves: bool, fsync: str = "second", limits=None):
+                 with_moves: bool, fsync: str = "second", limits=None,
+                 keep_others: Callable[[dict], bool] | None = None):
         if fsync not in FSYNC_POLICIES:
             raise ValueError(f"fsync must be one of {', '.join(FSYNC_POLICIES)}")
         self.path = Path(path)
@@ -228,7 +241,8 @@ class ResultsFile:
         _lock(fd, self.path)
         try:
             data = self._read(fd)
-            self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves, limits)
+            self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves, limits,
+                                                                 keep_others)
             if self.recovery.dropped or self.recovery.errors:
                 fd = self._rewrite(fd, kept_lines, dropped_lines, data)
         except BaseException:

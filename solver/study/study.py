@@ -51,6 +51,10 @@ class StudySettings:
             key += ["player", self.samples]
         return json.dumps(key)
 
+    def same_study(self, line: dict) -> bool:
+        """Is a results line (of a deal outside this run) of a study with these tactics?"""
+        return line.get("tactics") == list(self.tactics) and line.get("first") == self.first
+
     @property
     def walk(self) -> WalkSettings:
         return WalkSettings(self.objective, self.first, self.seed, self.limits)
@@ -142,7 +146,8 @@ def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | Non
     (so the report does not depend on the number of jobs or on resuming)."""
     resolve(settings.tactics, settings.tactic_file)         # bad names fail here, before work
     jobs = jobs or os.cpu_count() or 1
-    results = ResultsFile(out, items, settings.objective, True, limits=settings.limits) if out else _NoFile()
+    results = (ResultsFile(out, items, settings.objective, True, limits=settings.limits,
+                           keep_others=settings.same_study) if out else _NoFile())
     run = StudyRun(items)
     try:
         run.records.update(results.recovery.kept)
