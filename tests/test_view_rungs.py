@@ -24,20 +24,22 @@ def without_totals(rows):
 
 
 def positions():
+    """Random positions of every mode with a card to play (a generated one that is already
+    over is left out: it has no choice to compare), and a whole deal of each game."""
     for mode in sorted(MODES):
         for seed in range(10):
-            yield pytest.param(generate(mode, 5000 + seed, "large"), id=f"{mode}-{seed}")
+            text = generate(mode, 5000 + seed, "large")
+            if not loads(text, "<layout>").position().is_over():
+                yield pytest.param(text, id=f"{mode}-{seed}")
     for game, seed in [("schafkopf2", 1), ("schafkopf2", 2), ("elfern", 3), ("officers_skat", 4),
                        ("einwerfen", 5), ("bohemian_schneider", 6)]:
         yield pytest.param(random_deal(game, seed).dump(), id=f"{game}-deal-{seed}")
 
 
-@pytest.mark.parametrize("text", positions())
+@pytest.mark.parametrize("text", list(positions()))
 def test_rungs_are_the_full_solves(text):
     deal = loads(text, "<layout>")
     position = deal.position()
-    if position.is_over():
-        pytest.skip("the deal is over")
     seat = position.to_move + 1
     rows = layout_rungs(deal, seat, new_engine(4), False)
     full = score_layout(text, seat, "score", 4)
