@@ -404,6 +404,14 @@ def test_forest_plot_or_one_line_without_matplotlib(tmp_path, monkeypatch):
     for words in ("scharwenzel: 8 deals, objective total", "random card (whole deal)",
                   "no_overtake_partner", "return_partner_suit", "cost in tricks"):
         assert words in svg
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        code, out, err = run_cli(*args, "--view", "player", "--samples", "2", "--plot", str(tmp_path / "v.svg"))
+    assert code == 0, err
+    svg = (tmp_path / "v.svg").read_text()
+    for words in ("objective total, player's view", "advice, player's view", "random card, player's view",
+                  "random card (whole deal)"):
+        assert words in svg
+    assert "player's view" not in (tmp_path / "p.svg").read_text()
     monkeypatch.setitem(sys.modules, "matplotlib", None)      # as if it were not installed
     code, out, err = run_cli(*args, "--plot", str(tmp_path / "q.png"))
     assert code == 2 and "matplotlib" in err and len(err.strip().splitlines()) == 1

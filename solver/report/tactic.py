@@ -281,6 +281,22 @@ def _left_out(summary: dict) -> list[str]:
 
 # --- the forest plot -----------------------------------------------------------------------------------
 
+def plot_marks(rows: list[dict]) -> list[tuple]:
+    """(label, figure of a tactic, marker, colour, offset) of each kind of point: the
+    double-dummy ones, and with ``--view player`` the whole deal from the mover's chair."""
+    marks = [("advice (whole deal)", lambda t: t["policy"]["cost"]["uniform"], "o", "tab:blue"),
+             ("random card (whole deal)", lambda t: t["policy"]["cost"]["random"], "s", "tab:gray"),
+             ("best other card, in hindsight (first decision)",
+              lambda t: t["oneoff"][0]["regret"]["hindsight"], "^", "tab:orange")]
+    if any("player" in t["policy"] for t in rows):
+        marks += [("advice, player's view (expected loss, whole deal)",
+                   lambda t: t["policy"].get("player", {}).get("uniform"), "D", "tab:green"),
+                  ("random card, player's view", lambda t: t["policy"].get("player", {}).get("random"),
+                   "v", "tab:olive")]
+    step = 0.6 / max(1, len(marks) - 1)
+    return [(*mark, -0.3 + step * k) for k, mark in enumerate(marks)]
+
+
 def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     """Per tactic: what following the advice for a whole deal costs, what a random card at the
     same moments costs, and the best card the advice rules out at its first decision (in
@@ -291,16 +307,13 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     rows = [t for t in summary["tactics"] if t["policy"]["deals"]]
     prefix = _game_prefix(summary)
     unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "")
-    fig, ax = plt.subplots(figsize=(9, 1.5 + 0.55 * max(1, len(rows))))
-    marks = (("advice (whole deal)", lambda t: t["policy"]["cost"]["uniform"], "o", "tab:blue", -0.2),
-             ("random card (whole deal)", lambda t: t["policy"]["cost"]["random"], "s", "tab:gray", 0.0),
-             ("best other card, in hindsight (first decision)",
-              lambda t: t["oneoff"][0]["regret"]["hindsight"], "^", "tab:orange", 0.2))
+    marks = plot_marks(rows)
+    fig, ax = plt.subplots(figsize=(9, 1.5 + 0.12 * len(marks) * max(1, len(rows))))
     for label, get, marker, colour, offset in marks:
         xs, lows, highs, ys = [], [], [], []
         for k, t in enumerate(rows):
             part = get(t)
-            if part.get("mean") is None:
+            if part is None or part.get("mean") is None:
                 continue
             low, high = part["interval"]
             xs.append(part["mean"])
@@ -311,9 +324,13 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([_short(t["tactic"], prefix) for t in reversed(rows)])
-    ax.set_xlabel(f"cost in {unit} against perfect play (95% interval over deals)")
-    ax.set_title(f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="small", frameon=False)
+    against = "against perfect play, or expected loss from the mover's chair" if len(marks) > 3 \
+        else "against perfect play"
+    ax.set_xlabel(f"cost in {unit} {against} (95% interval over deals)")
+    view = ", player's view" if len(marks) > 3 else ""
+    ax.set_title(f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}{view}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3 if len(marks) <= 3 else 2,
+              fontsize="small", frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
