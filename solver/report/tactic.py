@@ -308,7 +308,10 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     prefix = _game_prefix(summary)
     unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "")
     marks = plot_marks(rows)
-    fig, ax = plt.subplots(figsize=(9, 1.5 + 0.12 * len(marks) * max(1, len(rows))))
+    player = len(marks) > 3
+    legend = 0.1 + 0.2 * (3 if player else 1)            # inches below the axis for the legend
+    height = 1.6 + legend + 0.16 * len(marks) * max(1, len(rows))
+    fig, ax = plt.subplots(figsize=(9, height))
     for label, get, marker, colour, offset in marks:
         xs, lows, highs, ys = [], [], [], []
         for k, t in enumerate(rows):
@@ -324,13 +327,12 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([_short(t["tactic"], prefix) for t in reversed(rows)])
-    against = "against perfect play, or expected loss from the mover's chair" if len(marks) > 3 \
-        else "against perfect play"
-    ax.set_xlabel(f"cost in {unit} {against} (95% interval over deals)")
-    view = ", player's view" if len(marks) > 3 else ""
+    against = "against perfect play" + (", or expected loss from the mover's chair" if player else "")
+    ax.set_xlabel(f"cost in {unit} {against}\n(95% intervals over deals)")
+    view = ", player's view" if player else ""
     ax.set_title(f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}{view}")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3 if len(marks) <= 3 else 2,
-              fontsize="small", frameon=False)
-    fig.tight_layout()
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=2 if player else 3,
+               fontsize="small", frameon=False)
+    fig.tight_layout(rect=(0, legend / height, 1, 1))
     fig.savefig(path)
     plt.close(fig)
