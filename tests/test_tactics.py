@@ -295,6 +295,11 @@ def test_fewer_deals_on_a_longer_studys_file_leave_its_lines_in_place(tmp_path):
     code, _, err = run_cli(*other, "--jobs", "1", "--out", str(out))                  # another study
     assert code == 0, err
     assert len((tmp_path / "a.jsonl.dropped").read_bytes().splitlines()) == 12    # its lines are not kept
+    out2 = tmp_path / "b.jsonl"                      # the same tactics, other settings: another study
+    out2.write_bytes(before)
+    code, _, err = run_cli(*fewer, "--jobs", "1", "--seed", "4", "--out", str(out2))
+    assert code == 0, err
+    assert len((tmp_path / "b.jsonl.dropped").read_bytes().splitlines()) == 12
 
 
 def test_the_text_report_reads_as_sentences_within_120_columns():

@@ -166,13 +166,12 @@ def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: b
             dropped_lines.append(raw)
             continue
         item = items.get(record["id"])
-        if (item is None and keep_others is not None and record.get("objective") == objective
-                and record.get("with_moves") == with_moves and keep_others(record)):
+        this_run = record.get("objective") == objective and record.get("with_moves") == with_moves
+        if item is None and this_run and keep_others is not None and keep_others(record):
             recovery.others += 1
             kept_lines.append(raw)
             continue
-        if (item is None or record["sha256"] != item.sha256 or record.get("objective") != objective
-                or record.get("with_moves") != with_moves
+        if (item is None or record["sha256"] != item.sha256 or not this_run
                 # a partial line is kept only for a run with the same limits (else solved again)
                 or (is_partial(record) and record.get("limits") != limits_json(limits))):
             recovery.stale += 1

@@ -51,10 +51,6 @@ class StudySettings:
             key += ["player", self.samples]
         return json.dumps(key)
 
-    def same_study(self, line: dict) -> bool:
-        """Is a results line (of a deal outside this run) of a study with these tactics?"""
-        return line.get("tactics") == list(self.tactics) and line.get("first") == self.first
-
     @property
     def walk(self) -> WalkSettings:
         return WalkSettings(self.objective, self.first, self.seed, self.limits)
@@ -69,7 +65,21 @@ class StudyItem(BatchItem):
 
     @property
     def sha256(self) -> str:
-        return hashlib.sha256((self.text + "\0" + self.settings_key).encode("utf-8")).hexdigest()
+        return study_hash(self.text, self.settings_key)
+
+
+def study_hash(text: str, settings_key: str) -> str:
+    """The hash of a deal of a study: its text and the study's settings."""
+    return hashlib.sha256((text + "\0" + settings_key).encode("utf-8")).hexdigest()
+
+
+def of_this_study(settings_key: str) -> Callable[[dict], bool]:
+    """Is a results line (of a deal outside this run) one of this study, settings and all?
+    Its deal and hash say so, as they do for the deals of the run."""
+    def same(line: dict) -> bool:
+        deal = line.get("deal")
+        return isinstance(deal, str) and study_hash(deal, settings_key) == line["sha256"]
+    return same
 
 
 def resolve(names: tuple[str, ...], tactic_file: str | None) -> tuple[list[Tactic], dict[str, Callable]]:
@@ -147,7 +157,7 @@ def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | Non
     resolve(settings.tactics, settings.tactic_file)         # bad names fail here, before work
     jobs = jobs or os.cpu_count() or 1
     results = (ResultsFile(out, items, settings.objective, True, limits=settings.limits,
-                           keep_others=settings.same_study) if out else _NoFile())
+                           keep_others=of_this_study(settings.fingerprint())) if out else _NoFile())
     run = StudyRun(items)
     try:
         run.records.update(results.recovery.kept)
