@@ -281,14 +281,15 @@ def _left_out(summary: dict) -> list[str]:
 
 # --- the forest plot -----------------------------------------------------------------------------------
 
-def plot_marks(rows: list[dict]) -> list[tuple]:
+def plot_marks(player: bool) -> list[tuple]:
     """(label, figure of a tactic, marker, colour, offset) of each kind of point: the
-    double-dummy ones, and with ``--view player`` the whole deal from the mover's chair."""
+    double-dummy ones, and with ``player`` (``--view player``) the whole deal from the mover's
+    chair."""
     marks = [("advice (whole deal)", lambda t: t["policy"]["cost"]["uniform"], "o", "tab:blue"),
              ("random card (whole deal)", lambda t: t["policy"]["cost"]["random"], "s", "tab:gray"),
              ("best other card, in hindsight (first decision)",
               lambda t: t["oneoff"][0]["regret"]["hindsight"], "^", "tab:orange")]
-    if any("player" in t["policy"] for t in rows):
+    if player:
         marks += [("advice, player's view (expected loss, whole deal)",
                    lambda t: t["policy"].get("player", {}).get("uniform"), "D", "tab:green"),
                   ("random card, player's view", lambda t: t["policy"].get("player", {}).get("random"),
@@ -307,8 +308,8 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     rows = [t for t in summary["tactics"] if t["policy"]["deals"]]
     prefix = _game_prefix(summary)
     unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "")
-    marks = plot_marks(rows)
-    player = len(marks) > 3
+    player = any("player" in t["policy"] for t in rows)
+    marks = plot_marks(player)
     legend = 0.1 + 0.2 * (3 if player else 1)            # inches below the axis for the legend
     height = 1.6 + legend + 0.16 * len(marks) * max(1, len(rows))
     fig, ax = plt.subplots(figsize=(9, height))
