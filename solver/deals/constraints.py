@@ -72,8 +72,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from solver.files.interrupt import USER_RAISES, is_ctrl_c
-from solver.files.userfile import UserFileError, load_module, raised
+from solver.files.interrupt import USER_RAISES
+from solver.files.userfile import UserFileError, load_module, users_fault
 from solver.games import GAMES
 from solver.games.layouts import LAYOUTS
 from solver.model.cards import (
@@ -691,7 +691,5 @@ def load_predicate(path: str | Path) -> Predicate:
         try:
             return bool(accept(deal))
         except USER_RAISES as exc:      # user code; but Ctrl-C stops the dealing
-            if is_ctrl_c(exc):
-                raise
-            raise ConstraintError(f"{path}: accept() raised {raised(exc)}") from None
+            raise ConstraintError(f"{path}: accept() raised {users_fault(exc)}") from None
     return checked

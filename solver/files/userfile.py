@@ -100,9 +100,7 @@ def load_module(path: str | Path, what: str) -> ModuleType:
         code = compile(source, str(path), "exec")
         exec(code, module.__dict__)  # noqa: S102 - running the user's own file is the point
     except USER_RAISES as exc:          # the user's file may raise anything, but Ctrl-C is Ctrl-C
-        if is_ctrl_c(exc):
-            raise
-        name, _, message = raised(exc).partition(": ")
+        name, _, message = users_fault(exc).partition(": ")
         raise UserFileError(path, f"loading the {what} raised {name}{_line_in(path, exc)}"
                                   + (f": {message}" if message else "")) from None
     return module
@@ -129,6 +127,14 @@ def raised(exc: BaseException, width: int = 200) -> str:
         message = "(its message cannot be shown)"
     text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def users_fault(exc: BaseException) -> str:
+    """``raised(exc)`` of what a user's code raised, to be reported as its file's fault; a real
+    Ctrl-C is no fault of the file and goes on up (``solver.files.interrupt``)."""
+    if is_ctrl_c(exc):
+        raise exc
+    return raised(exc)
 
 
 def _line_in(path: Path, exc: BaseException) -> str:

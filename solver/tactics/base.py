@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from solver.files.interrupt import USER_RAISES, is_ctrl_c
-from solver.files.userfile import raised, shown
+from solver.files.interrupt import USER_RAISES
+from solver.files.userfile import shown, users_fault
 from solver.model.cards import Card
 
 from .view import HiddenCardError
@@ -75,9 +75,7 @@ class Tactic:
         except HiddenCardError as exc:
             raise TacticError(f"tactic {self.name} reaches for a card the mover cannot see: {exc}") from None
         except USER_RAISES as exc:      # a user's tactic may raise anything; Ctrl-C stops the run
-            if is_ctrl_c(exc):
-                raise
-            raise TacticError(f"tactic {self.name} raised {raised(exc)}") from None
+            raise TacticError(f"tactic {self.name} raised {users_fault(exc)}") from None
 
     def _cards(self, answer) -> list[Card] | None:
         if answer is None:
@@ -89,9 +87,7 @@ class Tactic:
         except TypeError:
             raise TacticError(f"tactic {self.name} returned {shown(answer)}, not a list of cards") from None
         except USER_RAISES as exc:      # a generator of the tactic's raised while it was read
-            if is_ctrl_c(exc):
-                raise
-            raise TacticError(f"tactic {self.name} raised {raised(exc)}") from None
+            raise TacticError(f"tactic {self.name} raised {users_fault(exc)}") from None
         for card in cards:
             if not isinstance(card, Card):
                 raise TacticError(f"tactic {self.name} returned {shown(card)}, which is not a Card")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from solver.files.interrupt import USER_RAISES, is_ctrl_c
-from solver.files.userfile import raised, shown
+from solver.files.interrupt import USER_RAISES
+from solver.files.userfile import shown, users_fault
 
 from .base import TacticError
 
@@ -72,9 +72,7 @@ def _user_feature(name: str, function: Callable, view) -> object:
     try:
         value = function(view)
     except USER_RAISES as exc:          # the user's code; Ctrl-C stops the run
-        if is_ctrl_c(exc):
-            raise
-        raise TacticError(f"feature {name} raised {raised(exc)}") from None
+        raise TacticError(f"feature {name} raised {users_fault(exc)}") from None
     if value is not None and not isinstance(value, (str, int, float, bool)):
         raise TacticError(f"feature {name} returned {shown(value)}: give a number, a word, "
                           f"true/false or None")
