@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from solver.run.bench import DealSet, percentile
+from stich.run.bench import DealSet, percentile
 
 # The deal sets: name -> DealSet (seeds fixed here; the deals are the same on every machine).
 SETS = {s.name: s for s in (
@@ -65,7 +65,7 @@ def growth_deal(game: str, seed: int, tricks_left: int, rules: dict | None = Non
     """Seeded whole deal ``seed`` of ``game`` played at random until ``tricks_left`` remain."""
     import random
 
-    from solver.deals.dealing import random_deal
+    from stich.deals.dealing import random_deal
 
     deal = random_deal(game, seed, players=2, rules=dict(rules or {}))
     position = deal.start()

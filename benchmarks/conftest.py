@@ -1,10 +1,10 @@
 """Benchmarks of the solver on fixed, seeded deal sets (run: ``pytest benchmarks/``).
 
-Every deal is measured once, from a cleared engine (``solver.run.bench``), with its own clock; a
+Every deal is measured once, from a cleared engine (``stich.run.bench``), with its own clock; a
 pytest-benchmark entry is one whole set, and its ``extra_info`` holds the per-deal statistics.
 At the end of the run ``pytest_terminal_summary`` prints one table of medians, p90s and nodes
 per set and measure, and the side-by-side comparison with DDS (bridge's double-dummy solver,
-through endplay) on the same four-hand Scharwenzel deals mapped to bridge (``solver.games.scharwenzel_dds``).
+through endplay) on the same four-hand Scharwenzel deals mapped to bridge (``stich.games.scharwenzel_dds``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ for path in (HERE.parent, HERE):          # the repository (solver) and this fol
 
 from benchdata import DDS_SET, RECORDS, SETS, VERSION_ROWS, WARMUP_SEED, Record  # noqa: E402
 
-from solver.search.solve import new_engine  # noqa: E402
+from stich.search.solve import new_engine  # noqa: E402
 
 
 class _Once:
@@ -57,9 +57,9 @@ def record():
 @pytest.fixture(scope="session")
 def engine():
     """One engine for the session, warmed up (its table's memory touched) on an unmeasured
-    deal; ``solver.run.bench`` clears it before every measured deal."""
-    from solver.deals.dealing import random_deal
-    from solver.run.bench import measure_solve
+    deal; ``stich.run.bench`` clears it before every measured deal."""
+    from stich.deals.dealing import random_deal
+    from stich.run.bench import measure_solve
 
     e = new_engine()
     measure_solve(random_deal("scharwenzel", WARMUP_SEED), e)
@@ -117,11 +117,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                                               "max ms", "median nodes", "p90 nodes", "total nodes",
                                               "total s"],
                                colalign=("left", "left") + ("right",) * 8, disable_numparse=True))
-        tr.write_line("value: Session set-up + Engine.value (set-up included); solve: solver.solve "
-                      "(objective score: value, every card, outcome, line); cards: solver.solve "
+        tr.write_line("value: Session set-up + Engine.value (set-up included); solve: stich.solve "
+                      "(objective score: value, every card, outcome, line); cards: stich.solve "
                       "with objective total (what DDS computes with solutions=3, plus a line); "
                       "(vs DDS): timed alternately with DDS, deal by deal; table: "
-                      "solver.analysis.table.dd_table (4 trumps x 4 leaders = 16 solves).")
+                      "stich.analysis.table.dd_table (4 trumps x 4 leaders = 16 solves).")
     dds = [r for r in RECORDS.values() if r.measure.startswith("dds") and r.seconds]
     if dds:
         rows = []

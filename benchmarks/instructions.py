@@ -28,11 +28,11 @@ def child(repo: str) -> None:
     sys.path.insert(0, repo)
     os.chdir(repo)
     try:
-        from solver.run.bench import builtin_sets, measure_value
-        from solver.search.solve import new_engine
+        from stich.run.bench import builtin_sets, measure_value
+        from stich.search.solve import new_engine
     except ImportError:                                     # the layout before issue 21
-        from solver.bench import builtin_sets, measure_value
-        from solver.solve import new_engine
+        from stich.bench import builtin_sets, measure_value
+        from stich.solve import new_engine
     engine = new_engine(64)
     total = 0
     for deal_set in builtin_sets(quick=True):

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from solver.analysis.batch import generated_items, run_batch
-from solver.report.solve import solve_json
+from stich.analysis.batch import generated_items, run_batch
+from stich.report.solve import solve_json
 
 DEALS = "schafkopf2:200:11"
 TIMES: dict[int, float] = {}

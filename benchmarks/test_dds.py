@@ -1,6 +1,6 @@
 """stich against DDS (bridge's double-dummy solver, via endplay) on the same deals.
 
-The four-hand Scharwenzel set is mapped to bridge by ``solver.games.scharwenzel_dds``; DDS solves each deal
+The four-hand Scharwenzel set is mapped to bridge by ``stich.games.scharwenzel_dds``; DDS solves each deal
 with one ``solve_board`` call: the value (solutions=1) and every card scored (solutions=3).
 Ours and DDS are timed deal by deal, alternately, so both see the same machine load.  DDS's
 tricks for the side on lead must equal our totals, deal by deal and card by card.  endplay is
@@ -14,9 +14,9 @@ import time
 import pytest
 from benchdata import DDS_SET, WARMUP_SEED, finish
 
-from solver.deals.dealing import random_deal
-from solver.games.scharwenzel_dds import from_bridge_card, to_bridge, to_endplay, tricks_to_totals
-from solver.run.bench import measure_solve, measure_value
+from stich.deals.dealing import random_deal
+from stich.games.scharwenzel_dds import from_bridge_card, to_bridge, to_endplay, tricks_to_totals
+from stich.run.bench import measure_solve, measure_value
 
 SKIP = "endplay (DDS) is not installed: pip install -e '.[bench]' (or pip install endplay)"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from benchdata import GROWTH_GAMES, GROWTH_SEEDS, GROWTH_TRICKS, finish, growth_deal
 
-from solver.run.bench import measure_solve, measure_value
+from stich.run.bench import measure_solve, measure_value
 
 
 @pytest.mark.parametrize("tricks_left", GROWTH_TRICKS)

@@ -8,8 +8,8 @@ import time
 import pytest
 from benchdata import SETS, TABLE_SET, finish
 
-from solver.analysis.table import dd_table
-from solver.run.bench import measure_solve, measure_value
+from stich.analysis.table import dd_table
+from stich.run.bench import measure_solve, measure_value
 
 
 @pytest.mark.parametrize("name", list(SETS))
@@ -51,9 +51,9 @@ def test_stich_table(bench, record):
 
 
 def test_readme_call(bench, record):
-    """``solver.solve(deal)`` exactly as the README shows it: no engine handed in, so the
-    thread's reused engine (``solver.search.solve.borrowed_engine``) serves every call."""
-    from solver.search.solve import solve
+    """``stich.solve(deal)`` exactly as the README shows it: no engine handed in, so the
+    thread's reused engine (``stich.search.solve.borrowed_engine``) serves every call."""
+    from stich.search.solve import solve
 
     deal_set = SETS["scharwenzel-4"]
     deals = deal_set.deals()

@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from solver.view import read_view
-from solver.view.suggest import suggest
+from stich.view import read_view
+from stich.view.suggest import suggest
 
 K = int(os.environ.get("STICH_SUGGEST_K", "100"))
 DECISIONS = {"schafkopf2": ("examples/schafkopf2-deal.toml", 1),
@@ -67,10 +67,10 @@ def test_suggest_table_sharing_nodes(bench, game):
     between layouts (``Engine.next_layout``) or cleared for each, at decisions along the
     optimal line (plies 0, 8-10, 16-24).  Deterministic, unlike the times: the measure of what
     sharing saves."""
-    from solver.deals.deal import loads
-    from solver.search.solve import new_engine, solve
-    from solver.view import information, sample_layouts
-    from solver.view.suggest import layout_set
+    from stich.deals.deal import loads
+    from stich.search.solve import new_engine, solve
+    from stich.view import information, sample_layouts
+    from stich.view.suggest import layout_set
     path, plies = SHARING[game]
     deal = loads(open(path, encoding="utf-8").read(), path)
     line = solve(deal, objective="score").line
@@ -108,15 +108,15 @@ def test_suggest_rungs_nodes(bench, game):
     """Nodes of K = 20 layouts at the first card solved one after another on one engine, with
     every card's exact total (the full solve) and with its outcome rung only (``--no-totals``).
     Deterministic: the measure of what the rungs save."""
-    from solver.view import sample_layouts
-    from solver.view.suggest import layout_rungs, score_layout
+    from stich.view import sample_layouts
+    from stich.view.suggest import layout_rungs, score_layout
     path, seat = DECISIONS[game]
     info = read_view(path, seat)
     texts = [info.fill(layout).dump() for layout in sample_layouts(info, 20, 1)]
     counts = {}
 
     def go():
-        import solver.run.pool as pool
+        import stich.run.pool as pool
         engine = pool.worker_engine(64)
         for name in ("totals", "rungs"):
             nodes = 0
@@ -126,7 +126,7 @@ def test_suggest_rungs_nodes(bench, game):
                 if name == "totals":
                     score_layout(text, seat, "score", 64)
                 else:
-                    from solver.deals.deal import loads
+                    from stich.deals.deal import loads
                     layout_rungs(loads(text, "<layout>"), seat, engine, False)
                 nodes += engine.nodes
             counts[name] = nodes

@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from solver.deals.constraints import parse_constraint
-from solver.deals.dealing import generate_deals
-from solver.search.solve import new_engine
-from solver.study.study import StudySettings, study_item
-from solver.study.walk import WalkSettings, walk_deal
-from solver.tactics import builtin
+from stich.deals.constraints import parse_constraint
+from stich.deals.dealing import generate_deals
+from stich.search.solve import new_engine
+from stich.study.study import StudySettings, study_item
+from stich.study.walk import WalkSettings, walk_deal
+from stich.tactics import builtin
 
 CASES = {"scharwenzel": (40, None), "schafkopf2": (6, "some seat holds a bare ten"), "elfern": (3, None)}
 

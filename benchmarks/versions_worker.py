@@ -7,8 +7,8 @@ the game, players, rules, seeds, the measure ("value", "solve" for the score obj
 "cards" for every card under the total objective, as DDS computes) and the threads.  Each
 deal is measured from a cleared engine (``bench.measure_value`` / ``measure_solve``).
 Prints one JSON object: per deal the CPU seconds of this process (all its threads), the
-wall seconds and the nodes.  The imports follow either layout (``solver.run.bench`` since
-the layout of issue 21, ``solver.bench`` before it).
+wall seconds and the nodes.  The imports follow either layout (``stich.run.bench`` since
+the layout of issue 21, ``stich.bench`` before it).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ def main() -> None:
     sys.path.insert(0, repo)
     os.chdir(repo)
     try:
-        from solver.deals.dealing import random_deal
-        from solver.run.bench import measure_solve, measure_value
-        from solver.search.solve import new_engine
+        from stich.deals.dealing import random_deal
+        from stich.run.bench import measure_solve, measure_value
+        from stich.search.solve import new_engine
     except ImportError:                                     # the layout before issue 21
-        from solver.bench import measure_solve, measure_value
-        from solver.dealing import random_deal
-        from solver.solve import new_engine
+        from stich.bench import measure_solve, measure_value
+        from stich.dealing import random_deal
+        from stich.solve import new_engine
     threads = spec.get("threads", 1)
     takes_threads = "threads" in inspect.signature(measure_solve).parameters
     engine = new_engine(64)

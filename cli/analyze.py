@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.analyze import analyze, analyze_all_seats
-from solver.report.analysis import analysis_json, analysis_report
+from stich.analysis.analyze import analyze, analyze_all_seats
+from stich.report.analysis import analysis_json, analysis_report
 
 from .common import deal_argument, emit_json, json_option, objective_option, read_deal, rule_option, tt_option
 from .limits import exit_if_partial, limit_options, limits_of

@@ -7,14 +7,14 @@ import sys
 
 import click
 
-from solver.analysis.batch import collect_items, run_batch
-from solver.deals.deal import DealError
-from solver.deals.dealing import NoDealFound
-from solver.games import OptionError
-from solver.report.batch import summary
-from solver.report.solve import solve_json
-from solver.run import RunError
-from solver.run.results import is_partial
+from stich.analysis.batch import collect_items, run_batch
+from stich.deals.deal import DealError
+from stich.deals.dealing import NoDealFound
+from stich.games import OptionError
+from stich.report.batch import summary
+from stich.report.solve import solve_json
+from stich.run import RunError
+from stich.run.results import is_partial
 
 from .common import (
     EXIT_INPUT,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.report.bench import bench_report
-from solver.run.bench import MODES, SWITCHES, builtin_sets, parse_off, run
+from stich.report.bench import bench_report
+from stich.run.bench import MODES, SWITCHES, builtin_sets, parse_off, run
 
 from .common import EXIT_INTERRUPTED, emit_json, fail, json_option, objective_option, tt_option
 from .progress import progress_bar

@@ -20,9 +20,9 @@ from typing import Any, NoReturn
 
 import click
 
-from solver.deals.deal import Deal, DealError, load
-from solver.files.interrupt import watching
-from solver.games import GAMES, RULES_FILES_ENV, OptionError, register
+from stich.deals.deal import Deal, DealError, load
+from stich.files.interrupt import watching
+from stich.games import GAMES, RULES_FILES_ENV, OptionError, register
 
 EXIT_INPUT = 2
 EXIT_OTHER = 1

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from solver.deals.constraints import ConstraintError, all_of, load_predicate, parse_constraint
-from solver.deals.deal import DealError
-from solver.deals.dealing import DEFAULT_MAX_TRIES, MAX_DEALS, MAX_TRIES, NoDealFound, generate_deals
-from solver.games import GAMES, Game, OptionError, RuleFileError, find_game
-from solver.model.cards import NOTATIONS, CardError, parse_suit
+from stich.deals.constraints import ConstraintError, all_of, load_predicate, parse_constraint
+from stich.deals.deal import DealError
+from stich.deals.dealing import DEFAULT_MAX_TRIES, MAX_DEALS, MAX_TRIES, NoDealFound, generate_deals
+from stich.games import GAMES, Game, OptionError, RuleFileError, find_game
+from stich.model.cards import NOTATIONS, CardError, parse_suit
 
 from .common import EXIT_INPUT, EXIT_INTERRUPTED, emit_json, fail, parse_rule_overrides, rule_option
 from .progress import progress_bar
@@ -52,11 +52,11 @@ card of its effective suit.  honours: Elfern's A K Q J 10.  points: the
 game's card values (Schafkopf2 A11 10 K4 O3 U2; not in Scharwenzel).
 
 \b
---predicate FILE.py defines accept(deal) -> bool; deal is a solver.deals.deal.Deal:
+--predicate FILE.py defines accept(deal) -> bool; deal is a stich.deals.deal.Deal:
 deal.hands {seat: (Card,...)}, deal.piles {seat: (Pile(up, down),...)},
 deal.stock (top first), deal.trump_suit, deal.rule_set.effective_suit[card],
 .is_trump(card), .power[card], .trumps (high to low), .values[card];
-solver.deals.dealing.holding(deal, seat) gives every card a seat holds.
+stich.deals.dealing.holding(deal, seat) gives every card a seat holds.
 
 \b
 Examples:

@@ -43,8 +43,8 @@ def explore_command(deal_file: str, port: int, no_browser: bool, samples: int | 
     """
     deal = read_deal(deal_file, rules)      # a bad file: one line, exit 2, no server
     try:
-        from solver.explore.server import ListenError, serve
-        from solver.explore.session import ExploreSession, Options
+        from stich.explore.server import ListenError, serve
+        from stich.explore.session import ExploreSession, Options
     except ModuleNotFoundError as exc:
         raise click.ClickException(f"explore needs {exc.name}: pip install \"stich[explore]\"") from None
     session = ExploreSession(deal, Options(objective, samples, seed, tt_mb, jobs),

@@ -15,8 +15,8 @@ from typing import Callable
 
 import click
 
-from solver.core.anytime import MAX_NODES, MAX_SECONDS, Limits
-from solver.report.common import bounds_text
+from stich.core.anytime import MAX_NODES, MAX_SECONDS, Limits
+from stich.report.common import bounds_text
 
 from .common import FiniteRange
 
@@ -48,7 +48,7 @@ def exit_if_partial(exact: bool, stopped: str | None) -> None:
 
 
 def search_progress(deal, quiet: bool = False) -> Callable[[object], None] | None:
-    """A callback for ``solver.solve(progress=...)`` that shows the proven bounds on standard
+    """A callback for ``stich.solve(progress=...)`` that shows the proven bounds on standard
     error once a search has run for a second, on a terminal only."""
     if quiet or not sys.stderr.isatty():
         return None

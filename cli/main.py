@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-import solver
+import stich
 
 from .analyze import analyze_command
 from .batch import batch_command
@@ -32,7 +32,7 @@ Exit status:
 
 
 @click.group(cls=StichGroup, help=MAIN_HELP, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(solver.__version__, prog_name="stich")
+@click.version_option(stich.__version__, prog_name="stich")
 def main() -> None:
     """The group of every command (its help is ``MAIN_HELP``)."""
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.puzzle import goal_help, solve_puzzle
-from solver.report.puzzle import puzzle_json, puzzle_report
+from stich.analysis.puzzle import goal_help, solve_puzzle
+from stich.report.puzzle import puzzle_json, puzzle_report
 
 from .common import deal_argument, emit_json, json_option, read_deal, rule_option, tt_option
 from .limits import exit_if_partial, limit_options, limits_of

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.replay import replay
-from solver.report.replay import replay_json, replay_report
+from stich.analysis.replay import replay
+from stich.report.replay import replay_json, replay_report
 
 from .common import (
     InputError,
@@ -67,7 +67,7 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
                         limits=limits_of(node_limit, time_limit))
     judgements = None
     if view == "player" and result.exact:
-        from solver.view.suggest import judge_play
+        from stich.view.suggest import judge_play
         with progress_bar("player's view", as_json) as update:
             judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
                                     tt_megabytes=tt_mb, progress=update,
@@ -75,13 +75,13 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     if as_json:
         obj = replay_json(result)
         if judgements is not None:
-            from solver.report.suggest import judgement_json
+            from stich.report.suggest import judgement_json
             obj["player_view"] = judgement_json(judgements)
         emit_json(obj)
     else:
         click.echo(replay_report(result))
         if judgements is not None:
-            from solver.report.suggest import judgement_report
+            from stich.report.suggest import judgement_report
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
     over = judgements is not None and any(j.left_out for j in judgements)

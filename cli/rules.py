@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.games import GAMES, find_game
-from solver.report.rules import options_json, options_table, rule_file_summary
+from stich.games import GAMES, find_game
+from stich.report.rules import options_json, options_table, rule_file_summary
 
 from .common import docs_path, emit_json, fail, json_option
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver import solve as solve_deal
-from solver.report.solve import solve_json, solve_report
+from stich import solve as solve_deal
+from stich.report.solve import solve_json, solve_report
 
 from .common import (
     deal_argument,

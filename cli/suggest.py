@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from solver.report.suggest import suggest_json, suggest_report
-from solver.view import EXACT_LIMIT, read_view
-from solver.view.suggest import TooManyLayouts, suggest
+from stich.report.suggest import suggest_json, suggest_report
+from stich.view import EXACT_LIMIT, read_view
+from stich.view.suggest import TooManyLayouts, suggest
 
 from .common import (
     InputError,

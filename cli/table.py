@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.analysis.table import dd_table
-from solver.report.table import table_json, table_report
+from stich.analysis.table import dd_table
+from stich.report.table import table_json, table_report
 
 from .common import (
     deal_argument,

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import click
 
-from solver.analysis.batch import collect_items
-from solver.deals.constraints import ConstraintError, all_of, parse_constraint
-from solver.deals.deal import DealError, loads
-from solver.deals.dealing import MAX_DEALS, NoDealFound
-from solver.games import GAMES, OptionError
-from solver.report.tactic import forest_plot, tactic_report
-from solver.run import RunError
-from solver.study.examples import KINDS, example_files
-from solver.study.study import (
+from stich.analysis.batch import collect_items
+from stich.deals.constraints import ConstraintError, all_of, parse_constraint
+from stich.deals.deal import DealError, loads
+from stich.deals.dealing import MAX_DEALS, NoDealFound
+from stich.games import GAMES, OptionError
+from stich.report.tactic import forest_plot, tactic_report
+from stich.run import RunError
+from stich.study.examples import KINDS, example_files
+from stich.study.study import (
     StudySettings,
     generated_study_items,
     records_of,
@@ -25,10 +25,10 @@ from solver.study.study import (
     run_study,
     study_items_of,
 )
-from solver.study.summary import headline_width, summarise
-from solver.tactics import REGISTRY, TacticError
-from solver.tactics.features import BUILTIN as BUILTIN_FEATURES
-from solver.tactics.loader import load_file
+from stich.study.summary import headline_width, summarise
+from stich.tactics import REGISTRY, TacticError
+from stich.tactics.features import BUILTIN as BUILTIN_FEATURES
+from stich.tactics.loader import load_file
 
 from .common import EXIT_OTHER, FiniteRange, emit_json, fail, parse_rule_overrides, rule_option
 from .limits import EXIT_PARTIAL, limit_options, limits_of

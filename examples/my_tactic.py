@@ -25,11 +25,11 @@ card, view.deal) stops the study with one line saying so.
     view.suit(card), view.is_trump(card), view.rules.power[card], view.value(card)
     view.stock_size       cards left in the stock
 
-A Card has .suit and .rank (solver.model.cards: ACE=14, KING=13, QUEEN=12, JACK=11, TEN=10, ...).
+A Card has .suit and .rank (stich.model.cards: ACE=14, KING=13, QUEEN=12, JACK=11, TEN=10, ...).
 FEATURES adds features of a decision that `stich tactic --by NAME` breaks the tables down by.
 """
 
-from solver.model.cards import ACE
+from stich.model.cards import ACE
 
 
 def play_high_on_lead(view):

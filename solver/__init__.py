@@ -1,19 +1,19 @@
 """stich: exact double-dummy solving of Scharwenzel, two-handed Wendish Schafkopf and Elfern.
 
-    >>> import solver
-    >>> deal = solver.load("examples/elfern-ending.toml")        # doctest: +SKIP
-    >>> result = solver.solve(deal)                               # doctest: +SKIP
+    >>> import stich
+    >>> deal = stich.load("examples/elfern-ending.toml")        # doctest: +SKIP
+    >>> result = stich.solve(deal)                               # doctest: +SKIP
     >>> result.totals, result.line[:2], result.nodes              # doctest: +SKIP
 """
 
 try:
-    from solver.core.anytime import Limits
-    from solver.deals.deal import Deal, DealError, Pile, load, loads
-    from solver.model.cards import Card, parse_card, parse_cards
-    from solver.model.outcome import Outcome
-    from solver.model.position import IllegalMove, Position
-    from solver.search.objectives import SolverError
-    from solver.search.solve import MoveValue, Result, solve
+    from stich.core.anytime import Limits
+    from stich.deals.deal import Deal, DealError, Pile, load, loads
+    from stich.model.cards import Card, parse_card, parse_cards
+    from stich.model.outcome import Outcome
+    from stich.model.position import IllegalMove, Position
+    from stich.search.objectives import SolverError
+    from stich.search.solve import MoveValue, Result, solve
 
     from .games import GAMES
 except ModuleNotFoundError as _exc:

@@ -1,4 +1,5 @@
-"""The import graph of ``solver`` and ``cli``, read from the source (for the architecture tests)."""
+"""The import graph of ``stich`` (sources in solver/ and cli/), read from the source (for the
+architecture tests)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def modules():
-    """(dotted name, path) of every module of solver/ and cli/."""
-    for package in ("solver", "cli"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            if parts[-1] == "__init__":
+# where each installed package's sources live (setup.py's package_dir)
+SOURCES = {"stich": ROOT / "solver", "stich.cli": ROOT / "cli"}
+
+
+def dotted(path: Path) -> str:
+    """The installed dotted name of a source file of solver/ or cli/."""
+    for package, folder in sorted(SOURCES.items(), key=lambda item: -len(item[0])):
+        if path.is_relative_to(folder):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if parts and parts[-1] == "__init__":
                 parts = parts[:-1]
-            yield ".".join(parts), path
+            return ".".join((package, *parts))
+    raise ValueError(f"{path} is not a source of stich")
+
+
+def modules():
+    """(dotted name, path) of every module of stich (solver/ and cli/)."""
+    for folder in SOURCES.values():
+        for path in sorted(folder.rglob("*.py")):
+            yield dotted(path), path
 
 
 def imports(name: str, path: Path, tree: ast.AST) -> list[tuple[str, int]]:
@@ -37,11 +50,10 @@ def imports(name: str, path: Path, tree: ast.AST) -> list[tuple[str, int]]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Module -> the modules of solver/cli it imports, wherever in the file (a function's own
+    """Module -> the modules of stich it imports, wherever in the file (a function's own
     import and a type-only import tie the two modules together just the same)."""
     found_modules = dict(modules())
-    known = set(found_modules) | {".".join(p.relative_to(ROOT).with_suffix("").parts)
-                            for p in (ROOT / "solver").rglob("*.pyx")}     # the compiled core
+    known = set(found_modules) | {dotted(p) for p in (ROOT / "solver").rglob("*.pyx")}  # the compiled core
     graph: dict[str, set[str]] = {name: set() for name in known}
     for name, path in found_modules.items():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):

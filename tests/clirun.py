@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import main
+from stich.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +21,7 @@ def run(*args, input=None):
 
 def start(*args) -> subprocess.Popen:
     """``stich ARGS`` as its own process, stderr piped, for tests that send it a signal."""
-    code = "import sys; sys.path.insert(0, sys.argv[1]); from cli.main import main; main(sys.argv[2:])"
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from stich.cli.main import main; main(sys.argv[2:])"
     return subprocess.Popen([sys.executable, "-c", code, str(ROOT), *map(str, args)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
 

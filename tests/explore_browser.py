@@ -58,7 +58,7 @@ class Server:
 
     def __init__(self, path: Path, *options: str):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "explore", str(path.relative_to(ROOT)), "--no-browser",
+            [sys.executable, "-m", "stich.cli.main", "explore", str(path.relative_to(ROOT)), "--no-browser",
              *options],
             cwd=ROOT, stderr=subprocess.PIPE, text=True)
         line = self.process.stderr.readline()

@@ -19,9 +19,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
-from solver.games import GAMES, RULES_FILES_ENV
-from solver.games.rulefile import forget
+from stich.cli.main import main
+from stich.games import GAMES, RULES_FILES_ENV
+from stich.games.rulefile import forget
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

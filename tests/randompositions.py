@@ -36,7 +36,7 @@ from reference import (
     start_state,
 )
 
-from solver.model.cards import Card
+from stich.model.cards import Card
 
 # mode -> game, fixed settings and the size ranges: "small" for the brute-force cross-check,
 # "large" for the slow cross-check and the property tests

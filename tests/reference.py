@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from solver.model.cards import Card
+from stich.model.cards import Card
 
 # Suits and ranks, spelled out here instead of imported.
 C, S, H, D = 0, 1, 2, 3                 # clubs/Eichel, spades/Grün, hearts/Rot, diamonds/Schellen

@@ -12,14 +12,14 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
-import solver
-from cli.main import main
-from solver.analysis.analyze import analyze, analyze_all_seats, as_leader
-from solver.analysis.puzzle import solve_puzzle
-from solver.analysis.replay import replay
-from solver.analysis.table import dd_table, variant
-from solver.deals.dealing import random_deal
-from solver.model.cards import parse_card, parse_cards
+import stich
+from stich.cli.main import main
+from stich.analysis.analyze import analyze, analyze_all_seats, as_leader
+from stich.analysis.puzzle import solve_puzzle
+from stich.analysis.replay import replay
+from stich.analysis.table import dd_table, variant
+from stich.deals.dealing import random_deal
+from stich.model.cards import parse_card, parse_cards
 
 # Scharwenzel, hearts trump (♣Q ♥7 ♠Q ♣J ♠J ♥J ♦J ♥A ♥K ♥Q ♥10 ♥9 ♥8), seat 3 leads, taken 3-2.
 # Seats 1+3 can take all three tricks only by leading ♦A:
@@ -56,8 +56,8 @@ game = "elfern"
 """
 
 
-def load(text: str) -> solver.Deal:
-    return solver.loads(text, "<test>")
+def load(text: str) -> stich.Deal:
+    return stich.loads(text, "<test>")
 
 
 def cards(text: str, notation: str = "french"):
@@ -133,14 +133,14 @@ def test_puzzle_cli_exit_codes(tmp_path):
 def test_replay_of_an_optimal_game_has_no_mistake(game, seed, players):
     deal = random_deal(game, seed, players=players)
     if game == "elfern":          # a shorter Elfern game: start after the stock phase
-        first = solver.solve(deal, objective="total")
+        first = stich.solve(deal, objective="total")
         deal = deal.with_play(tuple(tuple(first.line[i:i + 2]) for i in range(0, 20, 2)))
         deal = as_leader(deal, deal.position().leader + 1)
-    result = solver.solve(deal, objective="total")
+    result = stich.solve(deal, objective="total")
     n = deal.players
     line = result.line
     played = replace(deal, play=tuple(tuple(line[i:i + n]) for i in range(0, len(line), n)))
-    analysis = replay(solver.loads(played.dump()))
+    analysis = replay(stich.loads(played.dump()))
     assert analysis.complete and analysis.final == result.totals
     assert analysis.mistakes() == ()
     assert all(step.before == result.totals == step.after for step in analysis.steps)
@@ -150,10 +150,10 @@ def test_replay_shows_exactly_the_cost_of_a_blunder():
     # ♥J instead of ♦A costs seats 1+3 one trick (see SCHARWENZEL_ENDING); the rest of the play
     # is then optimal for both sides, so that is the only mistake and the game ends 5-3.
     deal = load(SCHARWENZEL_ENDING)
-    after = solver.solve(load(SCHARWENZEL_ENDING.replace('leader = 3', 'leader = 3\nplay = ["♥J"]')),
+    after = stich.solve(load(SCHARWENZEL_ENDING.replace('leader = 3', 'leader = 3\nplay = ["♥J"]')),
                          objective="total")
     line = (parse_card("♥J"),) + after.line
-    played = solver.loads(replace(deal, play=tuple(tuple(line[i:i + 4]) for i in range(0, 12, 4))).dump())
+    played = stich.loads(replace(deal, play=tuple(tuple(line[i:i + 4]) for i in range(0, 12, 4))).dump())
     analysis = replay(played)
     mistakes = analysis.mistakes()
     assert [(m.seat, m.card, m.cost) for m in mistakes] == [(3, parse_card("♥J"), 1)]
@@ -167,8 +167,8 @@ def test_replay_shows_exactly_the_cost_of_a_blunder():
 @pytest.mark.parametrize("path", ["examples/scharwenzel-played.toml", "examples/schafkopf2-played.toml",
                                   "examples/elfern-played.toml", "examples/scharwenzel-ending.toml"])
 def test_analyze_agrees_with_solve_grouped_and_expanded(path):
-    deal = solver.load(path)
-    result = solver.solve(deal)
+    deal = stich.load(path)
+    result = stich.solve(deal)
     by_card = {m.card: m for m in result.moves}
     grouped = analyze(deal)
     expanded = analyze(deal, expand=True)
@@ -198,7 +198,7 @@ def test_analyze_all_seats_leads_from_each_seat():
         held = set(deal.position().held(a.seat - 1))
         assert {c for row in a.rows for c in row.cards} == held
     # seat 3 leading is the file's own position
-    assert analyses[2].result.totals == solver.solve(deal).totals
+    assert analyses[2].result.totals == stich.solve(deal).totals
 
 
 def test_all_seats_needs_a_trick_start(tmp_path):
@@ -216,7 +216,7 @@ def test_scharwenzel_table_agrees_with_each_cell_alone(seed, players):
     table = dd_table(deal)
     assert len(table.cells) == 4 * players
     for cell in table.cells:
-        alone = solver.solve(variant(deal, trump=cell.trump, leader=cell.leader, all_passed=False))
+        alone = stich.solve(variant(deal, trump=cell.trump, leader=cell.leader, all_passed=False))
         assert cell.totals == alone.totals
         assert cell.outcome == alone.outcome
     # the best trump of each seat is as good for its side as any other trump
@@ -236,12 +236,12 @@ def _score(outcome, side):
 
 
 def test_schafkopf2_table_covers_each_card17_trump():
-    deal = solver.load("examples/schafkopf2-card17.toml")
+    deal = stich.load("examples/schafkopf2-card17.toml")
     table = dd_table(deal)
     assert [c.trump for c in table.cells] == [0, 1, 2, 3]
     for cell in table.cells:
         rules = dict(deal.rules, trump_mode="card17")
-        alone = solver.solve(variant(deal, trump=cell.trump, rules=rules))
+        alone = stich.solve(variant(deal, trump=cell.trump, rules=rules))
         assert cell.totals == alone.totals and cell.outcome == alone.outcome
 
 

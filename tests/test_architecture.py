@@ -1,5 +1,5 @@
-"""The layers of ``solver``: each sub-package is one floor, and a floor imports only the floors
-below it (and itself); ``solver`` and ``cli`` have no import cycle.
+"""The layers of ``stich`` (sources in solver/): each sub-package is one floor, and a floor imports
+only the floors below it (and itself); ``stich`` and ``stich.cli`` have no import cycle.
 
 The floors, bottom first, are the data flow of the README (deal file -> Deal -> Position ->
 Tables -> Engine -> Result -> report) read from below: the values and the referee, the games
@@ -30,9 +30,9 @@ FLOORS = [                         # bottom first; a tuple is siblings on one fl
 
 
 def floor_of(module: str) -> tuple[str, int] | None:
-    """(package, floor) of a module of solver; None for ``solver`` itself and for cli."""
+    """(package, floor) of a module of stich; None for ``stich`` itself and for stich.cli."""
     parts = module.split(".")
-    if parts[0] != "solver" or len(parts) < 2:
+    if parts[0] != "stich" or len(parts) < 2 or parts[1] == "cli":
         return None
     for height, floor in enumerate(FLOORS):
         if parts[1] in ((floor,) if isinstance(floor, str) else floor):
@@ -56,7 +56,7 @@ def upward_imports(graph: dict[str, set[str]]) -> list[str]:
 
 def test_every_package_of_solver_has_a_floor():
     packages = {p.name for p in (ROOT / "solver").iterdir() if (p / "__init__.py").is_file()}
-    assert {name for name in packages if floor_of(f"solver.{name}")[1] < 0} == set()
+    assert {name for name in packages if floor_of(f"stich.{name}")[1] < 0} == set()
     assert {p.name for p in (ROOT / "solver").glob("*.py")} == {"__init__.py"}, \
         "a module of solver belongs in the package of its layer"
 
@@ -66,15 +66,15 @@ def test_no_layer_imports_a_layer_above_it():
 
 
 @pytest.mark.parametrize("graph,found", [
-    ({"solver.model.position": {"solver.games.base"}}, ["solver.model.position (model) imports solver.games.base (games)"]),
-    ({"solver.view.suggest": {"solver.analysis.batch"}}, ["solver.view.suggest (view) imports solver.analysis.batch (analysis)"]),
-    ({"solver.games.base": {"solver.model.rules"}, "solver.games.x": {"solver.games.base"}}, []),
+    ({"stich.model.position": {"stich.games.base"}}, ["stich.model.position (model) imports stich.games.base (games)"]),
+    ({"stich.view.suggest": {"stich.analysis.batch"}}, ["stich.view.suggest (view) imports stich.analysis.batch (analysis)"]),
+    ({"stich.games.base": {"stich.model.rules"}, "stich.games.x": {"stich.games.base"}}, []),
 ])
 def test_the_rank_test_sees_an_upward_import(graph, found):
     assert upward_imports(graph) == found
 
 
-def test_solver_and_cli_have_no_import_cycle():
+def test_stich_has_no_import_cycle():
     assert cycles(import_graph()) == []
 
 
@@ -87,10 +87,10 @@ DRAWING = ("tabulate", "matplotlib")   # the libraries that draw text tables and
 
 
 def drawing_outside_report(found: dict[str, list[str]]) -> list[str]:
-    """Modules outside ``solver.report`` that import a drawing library (issue 21: every text
+    """Modules outside ``stich.report`` that import a drawing library (issue 21: every text
     table, JSON and plot is drawn in one presentation package; the games give data)."""
     return [f"{module} imports {target}" for module, targets in sorted(found.items())
-            if not module.startswith("solver.report") for target in targets
+            if not module.startswith("stich.report") for target in targets
             if target.split(".")[0] in DRAWING]
 
 
@@ -108,7 +108,7 @@ def test_tables_and_plots_are_drawn_only_in_report():
 
 
 def test_the_drawing_test_sees_a_table_drawn_elsewhere():
-    found = {"solver.games.scharwenzel": ["tabulate.tabulate"], "cli.rules": ["tabulate"],
-             "solver.report.table": ["tabulate"], "solver.report.tactic": ["matplotlib.pyplot"]}
-    assert drawing_outside_report(found) == ["cli.rules imports tabulate",
-                                             "solver.games.scharwenzel imports tabulate.tabulate"]
+    found = {"stich.games.scharwenzel": ["tabulate.tabulate"], "stich.cli.rules": ["tabulate"],
+             "stich.report.table": ["tabulate"], "stich.report.tactic": ["matplotlib.pyplot"]}
+    assert drawing_outside_report(found) == ["stich.cli.rules imports tabulate",
+                                             "stich.games.scharwenzel imports tabulate.tabulate"]

@@ -1,6 +1,6 @@
 """`stich batch`: many deals on all cores or a Dask cluster, one JSON line each, resumable.
 
-Every result is compared with solving the deal alone (``solver.solve`` with a fresh engine);
+Every result is compared with solving the deal alone (``stich.solve`` with a fresh engine);
 the kill-and-resume tests kill a real batch process (SIGKILL, the whole process group) at a
 seeded random moment, tear its last line as a kill in the middle of a write would, resume,
 and demand exactly one correct line per deal.
@@ -20,16 +20,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.batch import batch_command
-from cli.deal import deal_command
-from solver.analysis.batch import collect_items, run_batch
-from solver.deals.deal import loads
-from solver.deals.dealing import generate_deals
-from solver.report.solve import solve_json
-from solver.search.solve import solve
+from stich.cli.batch import batch_command
+from stich.cli.deal import deal_command
+from stich.analysis.batch import collect_items, run_batch
+from stich.deals.deal import loads
+from stich.deals.dealing import generate_deals
+from stich.report.solve import solve_json
+from stich.search.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
-BATCH = [sys.executable, "-c", "from cli.batch import batch_command; batch_command()"]
+BATCH = [sys.executable, "-c", "from stich.cli.batch import batch_command; batch_command()"]
 SAME = ("totals", "outcome", "line", "line_totals", "moves", "tricks", "to_move", "already_won")
 
 
@@ -100,7 +100,7 @@ def test_rules_and_objective_reach_every_deal(tmp_path):
 
 
 def test_a_deal_that_fails_is_reported_with_an_error_line_and_retried(tmp_path, monkeypatch):
-    import solver.analysis.batch as batch
+    import stich.analysis.batch as batch
 
     real = batch.solve_item
 

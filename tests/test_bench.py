@@ -1,4 +1,4 @@
-"""solver.run.bench and `stich bench`: deterministic node counts, the JSON shape, --off."""
+"""stich.run.bench and `stich bench`: deterministic node counts, the JSON shape, --off."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.bench import bench_command
-from solver.run.bench import (
+from stich.cli.bench import bench_command
+from stich.run.bench import (
     SWITCHES,
     DealSet,
     builtin_sets,
@@ -18,7 +18,7 @@ from solver.run.bench import (
     percentile,
     run,
 )
-from solver.search.solve import new_engine, solve
+from stich.search.solve import new_engine, solve
 
 SMALL = [DealSet("scharwenzel-4", "scharwenzel", (1, 2, 3)),
          DealSet("scharwenzel-6", "scharwenzel", (1,), players=6),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.model.cards import (
+from stich.model.cards import (
     ACE,
     CLUBS,
     DIAMONDS,

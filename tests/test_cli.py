@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solver
-from cli.main import main
-from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, parse_card
+import stich
+from stich.cli.main import main
+from stich.model.cards import ACE, JACK, KING, QUEEN, TEN, parse_card
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -153,7 +153,7 @@ FAST_EXAMPLES = ["elfern-ending.toml", "elfern-played.toml", "schafkopf2-ending.
 def test_json_is_consistent(name):
     path = EXAMPLES / name
     obj = solve_json(str(path))
-    check_json(obj, solver.load(path))
+    check_json(obj, stich.load(path))
 
 
 def test_json_scharwenzel_ending_by_hand():
@@ -167,7 +167,7 @@ def test_json_scharwenzel_ending_by_hand():
 def test_json_counts_taken_and_play(tmp_path):
     path = write(tmp_path, "sk.toml", SK_PLAYED)
     obj = solve_json(str(path))
-    check_json(obj, solver.load(path))
+    check_json(obj, stich.load(path))
     assert obj["totals"] == SK_PLAYED_TOTALS
     assert obj["line"] == ["E7", "EK"]                 # German notation, as the file
     assert obj["moves"][0]["card"] == "E7" and len(obj["moves"]) == 1
@@ -177,14 +177,14 @@ def test_json_counts_taken_and_play(tmp_path):
 def test_json_of_a_finished_deal(tmp_path):
     path = write(tmp_path, "over.toml", OVER)
     obj = solve_json(str(path))
-    check_json(obj, solver.load(path))
+    check_json(obj, stich.load(path))
     assert obj["totals"] == [7, 5] and obj["line"] == [] and obj["moves"] == []
 
 
 def test_json_must_head_ending_by_hand(tmp_path):
     path = write(tmp_path, "head.toml", HEAD)
     free = solve_json(str(path))
-    check_json(free, solver.load(path))
+    check_json(free, stich.load(path))
     assert free["totals"] == HEAD_FREE
     assert {m["card"]: m["totals"] for m in free["moves"]} == HEAD_FREE_MOVES
 
@@ -192,7 +192,7 @@ def test_json_must_head_ending_by_hand(tmp_path):
 def test_rule_option_changes_the_result(tmp_path):
     path = write(tmp_path, "head.toml", HEAD)
     must = solve_json(str(path), "--rule", "must_head=true")
-    check_json(must, solver.load(path).with_rules({"must_head": "true"}))
+    check_json(must, stich.load(path).with_rules({"must_head": "true"}))
     assert must["totals"] == HEAD_MUST
     assert {m["card"]: m["totals"] for m in must["moves"]} == HEAD_MUST_MOVES
 
@@ -336,20 +336,20 @@ def test_bad_rule_exits_2(tmp_path, rule, key):
 
 # --- real processes ---------------------------------------------------------------------------
 
-def stich(*args: str, input: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, input=input,
+def run_stich(*args: str, input: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "stich.cli.main", *args], cwd=ROOT, input=input,
                           capture_output=True, timeout=60)
 
 
 def test_process_success():
-    proc = stich("solve", str(EXAMPLES / "scharwenzel-ending.toml"), "--json")
+    proc = run_stich("solve", str(EXAMPLES / "scharwenzel-ending.toml"), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.decode("utf-8"))["totals"] == SCHARWENZEL_ENDING_TOTALS
     assert b"Traceback" not in proc.stderr
 
 
 def test_process_stdin_and_rule():
-    proc = stich("solve", "-", "--json", "--rule", "must_head=true", input=HEAD.encode("utf-8"))
+    proc = run_stich("solve", "-", "--json", "--rule", "must_head=true", input=HEAD.encode("utf-8"))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.decode("utf-8"))["totals"] == HEAD_MUST
 
@@ -361,7 +361,7 @@ def test_process_stdin_and_rule():
     (("solve", "-", "--rule", "must_head=maybe"), HEAD.encode("utf-8")),
 ])
 def test_process_bad_input(args, input):
-    proc = stich(*args, input=input)
+    proc = run_stich(*args, input=input)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     stderr = proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in stderr

@@ -1,6 +1,6 @@
 """The command line stays a thin front end (issue 21): no function of ``cli/`` is longer than
-60 lines, and there is one way to stop on bad input (``cli.common.fail``) and one progress bar
-(``cli.progress``, tqdm's)."""
+60 lines, and there is one way to stop on bad input (``stich.cli.common.fail``) and one progress bar
+(``stich.cli.progress``, tqdm's)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ import pytest
 import reference
 from randompositions import MODES, Case, generate_case
 
-import solver
+import stich
 
 # positions per mode in the default run (the 4-card Scharwenzel endings cost the reference
 # the most, about 30 ms each)
@@ -138,14 +138,14 @@ def crosscheck(mode: str, seed: int, size: str = "small") -> None:
     case = generate_case(mode, seed, size)
     print(f"mode {mode}, seed {seed}, size {size}:\n{case.toml}")     # shown on failure
     try:
-        deal = solver.loads(case.toml, f"<{mode} seed {seed}>")
-    except solver.DealError as exc:
+        deal = stich.loads(case.toml, f"<{mode} seed {seed}>")
+    except stich.DealError as exc:
         _fail(case, f"the reader rejects a generated position: {exc}")
     check_reader(case, deal)
     ref = reference.solve(deal)
-    result = solver.solve(deal, objective="total")
+    result = stich.solve(deal, objective="total")
     compare(case, deal, result, ref, "total")
-    result = solver.solve(deal)                      # the default objective, "score"
+    result = stich.solve(deal)                      # the default objective, "score"
     compare(case, deal, result, ref, "score")
 
 
@@ -177,7 +177,7 @@ def test_reference_memo_changes_nothing(mode):
     """Plain minimax without the memo gives the same results as with it (small positions)."""
     for seed in range(15):
         case = generate_case(mode, seed)
-        deal = solver.loads(case.toml)
+        deal = stich.loads(case.toml)
         with_memo, without = reference.solve(deal), reference.solve(deal, memo=False)
         assert (with_memo.totals, with_memo.moves) == (without.totals, without.moves), case.toml
 
@@ -213,9 +213,9 @@ def test_every_pair_two_players(game, trump_mode, trump):
             else:
                 toml = (f"game = \"elfern\"\n\n[hands]\n1 = \"{card_text(x, notation, rng)}\"\n"
                         f"2 = \"{card_text(y, notation, rng)}\"\n")
-            deal = solver.loads(toml)
+            deal = stich.loads(toml)
             ref = reference.solve(deal)
-            result = solver.solve(deal, objective="total")
+            result = stich.solve(deal, objective="total")
             want_winner = 1 + ref.rules.winner((x, y))
             got = result.line_tricks[0][2] if result.line_tricks else None
             assert (result.totals, got) == (ref.totals, want_winner), \
@@ -243,9 +243,9 @@ def test_every_pair_scharwenzel(players, trump, plain_order):
                               for seat, c in enumerate([x, y] + others, start=1))
             toml = (f"game = \"scharwenzel\"\ntrump = \"{['clubs', 'spades', 'hearts', 'diamonds'][trump]}\"\n"
                     f"\n[hands]\n{hands}\n\n[rules]\nplain_order = \"{plain_order}\"\n")
-            deal = solver.loads(toml)
+            deal = stich.loads(toml)
             ref = reference.solve(deal)
-            result = solver.solve(deal, objective="total", tt_megabytes=1)
+            result = stich.solve(deal, objective="total", tt_megabytes=1)
             want_winner = 1 + ref.rules.winner(tuple([x, y] + others))
             got = result.line_tricks[0][2] if result.line_tricks else None
             assert (result.totals, got) == (ref.totals, want_winner), \

@@ -1,4 +1,4 @@
-"""solver.games.scharwenzel_dds: four-player Scharwenzel as bridge (for checking against DDS)."""
+"""stich.games.scharwenzel_dds: four-player Scharwenzel as bridge (for checking against DDS)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import solver
-from solver.deals.deal import load, loads
-from solver.deals.dealing import random_deal
-from solver.games import GAMES
-from solver.games.scharwenzel_dds import (
+import stich
+from stich.deals.deal import load, loads
+from stich.deals.dealing import random_deal
+from stich.games import GAMES
+from stich.games.scharwenzel_dds import (
     BRIDGE_RANKS,
     MappingError,
     card_map,
@@ -22,7 +22,7 @@ from solver.games.scharwenzel_dds import (
     to_bridge_card,
     tricks_to_totals,
 )
-from solver.model.cards import CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, SUITS, Card
+from stich.model.cards import CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, SUITS, Card
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -112,7 +112,7 @@ def test_round_trip(trump, leader):
     assert bridge.leader == "NESW"[leader - 1]
     assert bridge.pbn.startswith("N:") and len(bridge.pbn.split()) == 4
     assert bridge.tricks == 8
-    back = solver.loads(from_bridge(bridge.pbn, bridge.trump, bridge.leader))
+    back = stich.loads(from_bridge(bridge.pbn, bridge.trump, bridge.leader))
     assert back.trump == trump and back.leader == leader and back.players == 4
     assert {s: set(h) for s, h in back.hands.items()} == {s: set(h) for s, h in deal.hands.items()}
     assert to_bridge(back) == bridge
@@ -122,7 +122,7 @@ def test_ending_round_trip_keeps_taken():
     deal = load(EXAMPLES / "scharwenzel-ending.toml")
     bridge = to_bridge(deal)
     assert bridge.tricks == 3 and bridge.taken == (3, 2) and bridge.leader == "S" and bridge.trump == "H"
-    back = solver.loads(from_bridge(bridge.pbn, bridge.trump, bridge.leader, taken=bridge.taken))
+    back = stich.loads(from_bridge(bridge.pbn, bridge.trump, bridge.leader, taken=bridge.taken))
     assert back.taken == (3, 2)
     assert {s: set(h) for s, h in back.hands.items()} == {s: set(h) for s, h in deal.hands.items()}
     # leader South is seat 3, seat 1's side: DDS's tricks count for it
@@ -135,7 +135,7 @@ def test_pbn_with_another_first_seat():
     bridge = to_bridge(deal)
     hands = bridge.pbn[2:].split()
     rotated = "E:" + " ".join(hands[1:] + hands[:1])
-    back = solver.loads(from_bridge(rotated, "S", "N"))
+    back = stich.loads(from_bridge(rotated, "S", "N"))
     assert {s: set(h) for s, h in back.hands.items()} == {s: set(h) for s, h in deal.hands.items()}
 
 
@@ -179,7 +179,7 @@ def _dds_cards(bridge):
     from endplay.dds import solve_board
     from endplay.dds.solve import SolveMode
 
-    from solver.games.scharwenzel_dds import to_endplay
+    from stich.games.scharwenzel_dds import to_endplay
     return {"SHDC"[int(c.suit)] + c.rank.abbr: t
             for c, t in solve_board(to_endplay(bridge), SolveMode.Default)}
 
@@ -189,7 +189,7 @@ def _dds_cards(bridge):
 def test_dds_agrees_on_every_card(trump, leader):
     import endplay  # noqa: F401 - DDS is in the test extra: a missing one fails, never skips
 
-    from solver.search.solve import solve
+    from stich.search.solve import solve
 
     for seed in range(3):
         deal = _with(random_deal("scharwenzel", 100 + seed, trump=trump), leader=leader)
@@ -203,7 +203,7 @@ def test_dds_agrees_on_every_card(trump, leader):
 def test_dds_agrees_on_the_example_ending():
     import endplay  # noqa: F401 - DDS is in the test extra: a missing one fails, never skips
 
-    from solver.search.solve import solve
+    from stich.search.solve import solve
 
     deal = load(EXAMPLES / "scharwenzel-ending.toml")
     bridge = to_bridge(deal)

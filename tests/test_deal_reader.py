@@ -1,6 +1,6 @@
 """The deal file reader (deal-format.md): what it accepts and how it rejects bad input.
 
-Every malformed input must raise ``solver.DealError`` whose ``str()`` is one line naming the
+Every malformed input must raise ``stich.DealError`` whose ``str()`` is one line naming the
 source, the key and the problem.  The small positions below are written by hand; each comment
 says why the input is (il)legal under rules.md.
 """
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import solver
-from solver import DealError, load, loads
-from solver.deals.deal import Pile
-from solver.model.cards import (
+import stich
+from stich import DealError, load, loads
+from stich.deals.deal import Pile
+from stich.model.cards import (
     ACE,
     CLUBS,
     DIAMONDS,
@@ -749,7 +749,7 @@ def test_deal_error_is_a_value_error_with_its_parts():
     error = info.value
     assert isinstance(error, ValueError)
     assert error.source == "x.toml" and error.key == "hands.1"
-    assert solver.DealError is DealError
+    assert stich.DealError is DealError
 
 
 def test_nothing_but_deal_errors_escape():

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.deal import deal_command
-from solver.deals.constraints import ConstraintError, parse_constraint
-from solver.deals.deal import load, loads
-from solver.deals.dealing import candidate_seed, generate_deals, random_deal
-from solver.model.cards import (
+from stich.cli.deal import deal_command
+from stich.deals.constraints import ConstraintError, parse_constraint
+from stich.deals.deal import load, loads
+from stich.deals.dealing import candidate_seed, generate_deals, random_deal
+from stich.model.cards import (
     ACE,
     CLUBS,
     DIAMONDS,
@@ -128,7 +128,7 @@ def test_json_output_and_options(tmp_path):
 
 def test_subprocess_run_matches_cli_runner():
     args = ["--game", "schafkopf2", "--seed", "11", "-n", "2", "--where", "seat 1 up holds EO"]
-    proc = subprocess.run([sys.executable, "-c", "from cli.deal import deal_command; deal_command()", *args],
+    proc = subprocess.run([sys.executable, "-c", "from stich.cli.deal import deal_command; deal_command()", *args],
                           cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == run(*args).stdout
@@ -258,7 +258,7 @@ def test_where_on_the_command_line_holds_on_every_file(tmp_path):
 def test_predicate_file(tmp_path):
     predicate = tmp_path / "pred.py"
     predicate.write_text(
-        "from solver.model.cards import CLUBS, QUEEN, Card\n"
+        "from stich.model.cards import CLUBS, QUEEN, Card\n"
         "def accept(deal):\n"
         "    rules = deal.rule_set\n"
         "    trumps = [c for c in deal.hands[1] if rules.is_trump(c)]\n"
@@ -307,7 +307,7 @@ def test_grammar_errors_exit_2_and_point_at_the_bad_part(game, text, bad, words,
     [line] = result.stderr.splitlines()           # one line off a terminal (issue 22)
     at = int(re.search(r"at character (\d+): ", line).group(1)) - 1
     assert text[at:at + len(bad)] == bad and f"{bad!r}" in line
-    monkeypatch.setattr("cli.deal.on_terminal", lambda: True)   # on a terminal: underlined
+    monkeypatch.setattr("stich.cli.deal.on_terminal", lambda: True)   # on a terminal: underlined
     lines = run("--game", game, "--where", text).stderr.splitlines()
     shown, marks = lines[-2], lines[-1]
     assert len(lines) == 3 and shown == "  " + text

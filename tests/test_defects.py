@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from clirun import one_line_error, run
 
-import solver
-from cli import common
-from solver.deals.deal import DealError, load
-from solver.games import GAMES
+import stich
+from stich.cli import common
+from stich.deals.deal import DealError, load
+from stich.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -70,11 +70,11 @@ def test_tt_mb_above_free_memory_is_refused(monkeypatch):
 
 
 def test_memory_error_making_the_engine_is_bad_input(monkeypatch):
-    import cli.solve
+    import stich.cli.solve
 
     def no_memory(*args, **kwargs):
         raise MemoryError()
-    monkeypatch.setattr(cli.solve, "solve_deal", no_memory)
+    monkeypatch.setattr(stich.cli.solve, "solve_deal", no_memory)
     one_line_error(run("solve", EXAMPLES / "elfern-ending.toml"), "--tt-mb")
 
 
@@ -223,7 +223,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_die_with_a_killed_batch(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                             "from cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
+                             "from stich.cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
                              "batch", "--generate", "elfern:200:5", "--out", str(tmp_path / "r.jsonl"),
                              "--jobs", "2", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -258,7 +258,7 @@ def test_table_header_names_the_sides_and_fits_100_columns(example, sides):
 
 
 def test_bench_does_not_list_experimental_switches():
-    from solver.report.bench import bench_report as report
+    from stich.report.bench import bench_report as report
     stats = dict(name="x", deals=1, nodes=10, seconds=0.1, nodes_per_second=100, median_ms=1.0, p90_ms=1.0)
     data = dict(sets=[stats], total=stats, objective="score", mode="solve", tt_megabytes=64,
                 note="n", switches={"tt": True, "merge": False, "experiment": False})
@@ -289,19 +289,19 @@ def test_analyze_explains_optimal_cards_that_lose_under_the_score_objective():
 
 
 def test_cards_of_a_line_read_back_in_a_german_deal():
-    deal = solver.load(EXAMPLES / "schafkopf2-ending.toml")
-    result = solver.solve(deal)
+    deal = stich.load(EXAMPLES / "schafkopf2-ending.toml")
+    result = stich.solve(deal)
     trick = " ".join(str(card) for card in result.line[:2])
     assert trick == " ".join(card.text("german") for card in result.line[:2])
-    played = solver.loads(deal.dump().replace("taken", f'play = ["{trick}"]\ntaken'))
+    played = stich.loads(deal.dump().replace("taken", f'play = ["{trick}"]\ntaken'))
     assert played.play[0] == tuple(result.line[:2])
 
 
 def test_import_without_the_built_core_says_what_to_do(tmp_path):
     import shutil
-    shutil.copytree(ROOT / "solver", tmp_path / "solver",
+    shutil.copytree(ROOT / "solver", tmp_path / "stich",
                     ignore=shutil.ignore_patterns("_search*.so", "_search*.pyd", "__pycache__"))
-    done = subprocess.run([sys.executable, "-S", "-c", "import solver"], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-S", "-c", "import stich"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert done.returncode != 0
     assert "pip install -e ." in done.stderr.splitlines()[-1]
@@ -344,14 +344,14 @@ def _interrupt(*args, **kwargs):
 
 
 @pytest.mark.parametrize("command,target,args", [
-    ("solve", "cli.solve.solve_deal", ["examples/elfern-ending.toml"]),
-    ("analyze", "cli.analyze.analyze", ["examples/elfern-ending.toml"]),
-    ("puzzle", "cli.puzzle.solve_puzzle", ["examples/elfern-ending.toml", "--goal", "win"]),
-    ("table", "cli.table.dd_table", ["examples/scharwenzel-deal.toml"]),
-    ("replay", "cli.replay.replay", ["examples/scharwenzel-played.toml"]),
-    ("deal", "cli.deal.generate_deals", ["--game", "elfern"]),
-    ("bench", "cli.bench.run", ["--quick"]),
-    ("batch", "solver.analysis.batch.solve_item", ["examples/elfern-ending.toml", "--jobs", "1"]),
+    ("solve", "stich.cli.solve.solve_deal", ["examples/elfern-ending.toml"]),
+    ("analyze", "stich.cli.analyze.analyze", ["examples/elfern-ending.toml"]),
+    ("puzzle", "stich.cli.puzzle.solve_puzzle", ["examples/elfern-ending.toml", "--goal", "win"]),
+    ("table", "stich.cli.table.dd_table", ["examples/scharwenzel-deal.toml"]),
+    ("replay", "stich.cli.replay.replay", ["examples/scharwenzel-played.toml"]),
+    ("deal", "stich.cli.deal.generate_deals", ["--game", "elfern"]),
+    ("bench", "stich.cli.bench.run", ["--quick"]),
+    ("batch", "stich.analysis.batch.solve_item", ["examples/elfern-ending.toml", "--jobs", "1"]),
 ])
 def test_ctrl_c_exits_130_in_every_command(monkeypatch, tmp_path, command, target, args):
     module, name = target.rsplit(".", 1)
@@ -368,7 +368,7 @@ def test_ctrl_c_exits_130_in_every_command(monkeypatch, tmp_path, command, targe
 def test_a_real_ctrl_c_keeps_the_deals_already_written(tmp_path):
     out = tmp_path / "deals"
     proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                             "from cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
+                             "from stich.cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
                              "deal", "--game", "elfern", "-n", "100000", "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -391,7 +391,7 @@ def test_a_closed_pipe_is_no_internal_error():
     from pathlib import Path as _Path
 
     root = _Path(__file__).resolve().parent.parent
-    code = ("import sys; sys.path.insert(0, %r); from cli.main import main; "
+    code = ("import sys; sys.path.insert(0, %r); from stich.cli.main import main; "
             "main(prog_name='stich')" % str(root))
     proc = subprocess.Popen([_sys.executable, "-c", code, "tactic", "--list"], cwd=root,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -408,12 +408,12 @@ def test_a_goal_at_the_last_card_agrees_with_the_search_before_it(game):
     """One card before the end, each goal word of the game: the search's verdict and the key
     move (decided at the end of the deal, by the outcome) never contradict each other, and a
     level the winner misses (Einwerfen: a win below 91 is no matsch) is not met."""
-    from solver.analysis.puzzle import solve_puzzle
-    from solver.deals.dealing import random_deal
+    from stich.analysis.puzzle import solve_puzzle
+    from stich.deals.dealing import random_deal
     checked = missed = 0
     for seed in range(1, 7):
         deal = random_deal(game, seed)
-        here = deal.after(solver.solve(deal, objective="total").line[:-1])
+        here = deal.after(stich.solve(deal, objective="total").line[:-1])
         for word, goal in deal.game_spec.goals.items():
             if goal.kind != "level":
                 continue
@@ -428,17 +428,17 @@ def test_a_goal_at_the_last_card_agrees_with_the_search_before_it(game):
 def test_schwarz_at_the_last_card_is_only_schwarz(game):
     """Issue 21: at the last card --goal schwarz accepted any win; it is reachable exactly when
     the deal ends schwarz for the side to move."""
-    from solver.analysis.puzzle import solve_puzzle
-    from solver.deals.dealing import random_deal
+    from stich.analysis.puzzle import solve_puzzle
+    from stich.deals.dealing import random_deal
     for seed in range(1, 9):
         deal = random_deal(game, seed)
-        here = deal.after(solver.solve(deal, objective="total").line[:-1])
+        here = deal.after(stich.solve(deal, objective="total").line[:-1])
         side = here.position().to_move % 2
-        outcome = solver.solve(here).outcome
+        outcome = stich.solve(here).outcome
         schwarz = outcome.level == "schwarz" and outcome.winner == side + 1
         try:
             reachable = solve_puzzle(here, "schwarz").verdict != "unreachable"
-        except solver.DealError:                 # the other side has won a trick already
+        except stich.DealError:                 # the other side has won a trick already
             reachable = False
         assert reachable == schwarz, seed
 
@@ -446,9 +446,9 @@ def test_schwarz_at_the_last_card_is_only_schwarz(game):
 def test_where_honours_are_the_games_own_honours(tmp_path):
     """Issue 21: `--where ... honours` counted Elfern's honour ranks in every game; it counts
     the cards that carry a value in a game scored in honours (here the sevens too)."""
-    from solver.deals.constraints import parse_constraint
-    from solver.deals.dealing import random_deal
-    from solver.games import GAMES, register
+    from stich.deals.constraints import parse_constraint
+    from stich.deals.dealing import random_deal
+    from stich.games import GAMES, register
     rules = tmp_path / "sevens.toml"
     rules.write_text('extends = "bohemian_schneider"\nname = "sevens"\ntitle = "Sevens"\n'
                      '[values]\nA = 1\nK = 1\nQ = 1\nJ = 1\n10 = 1\n7 = 1\n')

@@ -46,8 +46,8 @@ def test_a_huge_node_limit_is_bad_input_not_an_overflow(tmp_path):
 
 
 def test_the_largest_node_limit_allowed_reaches_the_core():
-    from solver import load, solve
-    from solver.core.anytime import MAX_NODES, Limits
+    from stich import load, solve
+    from stich.core.anytime import MAX_NODES, Limits
     result = solve(load(ENDING), limits=Limits(nodes=MAX_NODES))
     assert result.exact
     with pytest.raises(ValueError):
@@ -125,7 +125,7 @@ def test_tactic_deals_is_capped_and_a_tactic_of_another_game_is_refused():
 # --- 9: a tactic that raises KeyboardInterrupt (or SystemExit) ------------------------------------------
 
 RAISING = '''
-from solver.tactics import tactic
+from stich.tactics import tactic
 
 @tactic("stops")
 def stops(view):
@@ -152,7 +152,7 @@ def test_a_predicate_or_tactic_file_raising_keyboard_interrupt_when_loaded(tmp_p
 
 SLOW = '''
 import time
-from solver.tactics import tactic
+from stich.tactics import tactic
 
 @tactic("slow")
 def slow(view):
@@ -178,7 +178,7 @@ def test_a_real_ctrl_c_in_a_tactic_study_still_exits_130(tmp_path):
 
 SLEEPY = '''
 import time
-from solver.tactics import tactic
+from stich.tactics import tactic
 
 @tactic("sleepy")
 def sleepy(view):
@@ -216,7 +216,7 @@ def test_suggest_json_prints_json_when_every_layout_hits_the_limit():
 
 
 def _interrupt_after(monkeypatch, finished: int) -> None:
-    import solver.view.suggest as module
+    import stich.view.suggest as module
     original = getattr(module.score_layout, "__wrapped__", module.score_layout)
     calls = []
 
@@ -291,7 +291,7 @@ def test_table_json_names_trumps_as_the_report_does():
 
 
 def test_bench_off_names_the_enhanced_transposition_cutoffs():
-    from solver.run.bench import SWITCHES, parse_off
+    from stich.run.bench import SWITCHES, parse_off
     assert "etc" not in SWITCHES and "etc" not in run("bench", "--help").output.split()
     assert parse_off("cutoffs") == {"etc": False}         # the core's name for it
     one_line_error(run("bench", "--off", "etc"), "--off", "cutoffs")
@@ -341,7 +341,7 @@ def test_a_nul_byte_in_a_file_name_is_bad_input(tmp_path):
 
 @pytest.mark.parametrize("body", ["return (1 / 0 for _ in [0])", "raise Boom()", "return [Weird()]"])
 def test_a_tactic_raising_anything_is_the_files_fault(tmp_path, body):
-    text = ("from solver.tactics import tactic\n\nclass Boom(BaseException):\n    pass\n\n"
+    text = ("from stich.tactics import tactic\n\nclass Boom(BaseException):\n    pass\n\n"
             "class Weird:\n    def __repr__(self):\n        raise ValueError\n\n"
             f"@tactic('t')\ndef t(view):\n    {body}\n")
     path = write(tmp_path, "t.py", text)
@@ -353,7 +353,7 @@ def test_suggest_exact_refuses_more_layouts_than_it_can_solve():
 
 
 def test_ctrl_c_in_bench_prints_the_deals_measured(monkeypatch):
-    import solver.run.bench as bench
+    import stich.run.bench as bench
     original, calls = bench.measure_value, []
 
     def measure(*args, **kwargs):
@@ -378,7 +378,7 @@ def test_a_batch_generates_at_most_a_million_deals(tmp_path):
     ("bohemian_schneider", [("players = 2", "players = 6"), ("hand = 6", "hand = 5")], "layout.hand"),
 ])                                                                      # a stock of 2 for 6 players
 def test_a_layout_that_does_not_fit_the_pack_is_refused(tmp_path, game, changes, key):
-    from solver.games.rulefile import RULES_DIR
+    from stich.games.rulefile import RULES_DIR
     text = (RULES_DIR / f"{game}.toml").read_text(encoding="utf-8")
     for old, new in changes:
         assert old in text

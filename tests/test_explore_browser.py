@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 from explore_browser import ROOT, SETTLE_MS, Page, Server, launch, skip_or_fail
 
-from solver import load, loads
-from solver.deals.deal import Deal
-from solver.model.cards import SUIT_LETTERS, parse_card
-from solver.model.rules import side_label
-from solver.report.common import totals_text
+from stich import load, loads
+from stich.deals.deal import Deal
+from stich.model.cards import SUIT_LETTERS, parse_card
+from stich.model.rules import side_label
+from stich.report.common import totals_text
 
 EXAMPLES = ROOT / "examples"
 MOVE = re.compile(r"^\((\S+) (\S+)\) (\S+)$")
@@ -70,7 +70,7 @@ def open_page(browser):
 
 def stich(*args: str, deal: Deal) -> dict:
     """A stich command with --json on the deal's file (standard input)."""
-    done = subprocess.run([sys.executable, "-m", "cli.main", *args, "-", "--json"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "stich.cli.main", *args, "-", "--json"], cwd=ROOT,
                           input=deal.dump(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

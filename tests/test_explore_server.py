@@ -25,12 +25,12 @@ pytest.importorskip("uvicorn", reason="stich explore needs its extra: pip instal
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from cli.main import main  # noqa: E402
-from solver import load, loads  # noqa: E402
-from solver.explore.app import create_app  # noqa: E402
-from solver.explore.pool import WorkerPool  # noqa: E402
-from solver.explore.position import file_line, position_deal, start_text  # noqa: E402
-from solver.explore.session import ExploreSession, Options  # noqa: E402
+from stich.cli.main import main  # noqa: E402
+from stich import load, loads  # noqa: E402
+from stich.explore.app import create_app  # noqa: E402
+from stich.explore.pool import WorkerPool  # noqa: E402
+from stich.explore.position import file_line, position_deal, start_text  # noqa: E402
+from stich.explore.session import ExploreSession, Options  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -262,7 +262,7 @@ def test_unknown_paths_and_jobs_are_json_404s(served):
 def test_the_deal_over_is_a_clear_error_not_a_search(served):
     client, session = served("elfern-ending.toml")
     deal = load(EXAMPLES / "elfern-ending.toml")
-    from solver.search.solve import solve
+    from stich.search.solve import solve
     line = [str(card) for card in solve(deal).line]
     answer = client.post("/api/position", json={"start": session.start, "moves": line}).json()
     assert answer["over"] and answer["final"]["text"] and answer["legal"] == []
@@ -306,7 +306,7 @@ def test_a_bad_file_fails_before_the_server_starts(tmp_path):
     bad.write_text('game = "elfern"\n[hands]\n1 = "XX"\n', encoding="utf-8")
     for args in ([str(bad)], [str(tmp_path / "missing.toml")],
                  [str(EXAMPLES / "elfern-deal.toml"), "--rule", "no_such=1"]):
-        done = subprocess.run([sys.executable, "-m", "cli.main", "explore", *args, "--no-browser"],
+        done = subprocess.run([sys.executable, "-m", "stich.cli.main", "explore", *args, "--no-browser"],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("stich: ")
@@ -318,7 +318,7 @@ def test_a_port_in_use_is_one_line():
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "cli.main", "explore",
+        done = subprocess.run([sys.executable, "-m", "stich.cli.main", "explore",
                                str(EXAMPLES / "elfern-ending.toml"), "--port", str(port), "--no-browser"],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
@@ -327,7 +327,7 @@ def test_a_port_in_use_is_one_line():
 
 def start_server(name: str) -> tuple[subprocess.Popen, str]:
     """``stich explore`` as the user starts it (no browser); the page's address."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "explore", str(EXAMPLES / name),
+    process = subprocess.Popen([sys.executable, "-m", "stich.cli.main", "explore", str(EXAMPLES / name),
                                 "--no-browser"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
     if "http://127.0.0.1:" not in line:

@@ -29,7 +29,7 @@ from fuzzing import (
 )
 from hypothesis import strategies as st
 
-import solver
+import stich
 
 ROOT = Path(__file__).resolve().parent.parent
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
@@ -50,7 +50,7 @@ def check_deal_text(data: bytes) -> None:
     if result.exit_code == 2:
         return
     answer = json.loads(result.stdout)
-    deal = solver.loads(data.decode("utf-8"))
+    deal = stich.loads(data.decode("utf-8"))
     if deal.options.get("mariage") or in_play(deal) > SMALL:
         return
     ref = reference.solve(deal)
@@ -90,7 +90,7 @@ def prop_where(game: str, where: str) -> None:
 
 
 def prop_generate(spec: str, tmp: Path) -> None:
-    from solver.analysis.batch import BatchError, parse_generate
+    from stich.analysis.batch import BatchError, parse_generate
     try:
         game, players, count, seed = parse_generate(spec)
     except BatchError as exc:
@@ -101,12 +101,12 @@ def prop_generate(spec: str, tmp: Path) -> None:
 
 def prop_card(text: str, notation: str) -> None:
     try:
-        card = solver.parse_card(text, notation)
-    except solver.model.cards.CardError as exc:
+        card = stich.parse_card(text, notation)
+    except stich.model.cards.CardError as exc:
         assert "\n" not in str(exc)
         return
-    assert solver.parse_card(card.text(notation), notation) == card
-    assert solver.parse_card(str(card), notation) == card
+    assert stich.parse_card(card.text(notation), notation) == card
+    assert stich.parse_card(str(card), notation) == card
 
 
 GOALS = st.one_of(st.text(max_size=20), st.from_regex(r"(tricks|points|honours|total)\s*>=\s*-?\d{1,25}", fullmatch=True),

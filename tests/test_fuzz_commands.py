@@ -30,8 +30,8 @@ from fuzzing import (
 )
 from hypothesis import strategies as st
 
-from cli.main import main
-from solver.games import GAMES
+from stich.cli.main import main
+from stich.games import GAMES
 
 SEEDS = ["scharwenzel-ending.toml", "elfern-ending.toml", "schafkopf2-ending.toml", "schafkopf2-mariage.toml",
          "schafkopf2-played.toml", "scharwenzel-played.toml", "einwerfen-played.toml",
@@ -109,7 +109,7 @@ def prop_command(run: tuple[list[str], bytes]) -> None:
         place += ["--out", str(where / "r.jsonl"), "--jobs", "1"]
     if command == "explore":
         place += ["--no-browser"]
-    with mock.patch("solver.explore.server.serve", lambda *a, **k: None):
+    with mock.patch("stich.explore.server.serve", lambda *a, **k: None):
         check_contract([command, *place, *args], answers=ANSWERS.get(command, (0, 5)))
 
 
@@ -145,7 +145,7 @@ def prop_rules(name: str, as_json: bool) -> None:
 
 
 def prop_bench_off(text: str) -> None:
-    from solver.run.bench import CORE_SWITCH, parse_off
+    from stich.run.bench import CORE_SWITCH, parse_off
     try:
         off = parse_off(text)
     except ValueError as exc:

@@ -33,7 +33,7 @@ from fuzzing import (
 )
 from hypothesis import strategies as st
 
-from solver.games.rulefile import RULES_DIR
+from stich.games.rulefile import RULES_DIR
 
 RULE_GAMES = ["officers_skat", "einwerfen", "bohemian_schneider"]
 RULE_DATA = {name: tomllib.loads((RULES_DIR / f"{name}.toml").read_text(encoding="utf-8")) for name in RULE_GAMES}
@@ -130,7 +130,7 @@ def prop_hidden_file(data: bytes, seat: int | None, exact: bool) -> None:
 # --- tactic files and predicate files -------------------------------------------------------------------
 
 PIECES = '''
-from solver.tactics import tactic
+from stich.tactics import tactic
 
 
 class Boom(BaseException):

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from architecture import imports, modules
 
-from solver.deals.dealing import random_deal
-from solver.games import GAMES
-from solver.games import layouts as layout_module
-from solver.games.layouts import LAYOUTS
+from stich.deals.dealing import random_deal
+from stich.games import GAMES
+from stich.games import layouts as layout_module
+from stich.games.layouts import LAYOUTS
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_NAMES = {"scharwenzel", "schafkopf2", "elfern", "schafkopf"} | set(GAMES)   # rule-file games too
@@ -66,9 +66,9 @@ ALLOWED = {
 
 
 def _generic(name: str) -> bool:
-    if name.startswith("solver.games"):
+    if name.startswith("stich.games"):
         return False
-    return not (name.startswith("solver.tactics.") and name.rsplit(".", 1)[1] in GAME_NAMES)
+    return not (name.startswith("stich.tactics.") and name.rsplit(".", 1)[1] in GAME_NAMES)
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -111,7 +111,7 @@ def test_no_generic_code_spells_a_game():
         offences += [f"{rel}:{line}: {word!r}" for line, word in spellings(tree)
                      if (rel, word.lower()) not in ALLOWED]
         offences += [f"{rel}:{line}: imports {module}" for module, line in imports(name, path, tree)
-                     if any(module == f"solver.games.{g}" or module.startswith(f"solver.games.{g}.")
+                     if any(module == f"stich.games.{g}" or module.startswith(f"stich.games.{g}.")
                             for g in GAME_NAMES)]
     assert not offences, "\n".join(offences)
 
@@ -133,7 +133,7 @@ PLANTED = {
     "an option of one game": 'x = options.get("mariage")',
     "an outcome level's name": 'if rung.level in ("tout", "schwarz"): pass',
     "a dict keyed by game names": 'SIZES = {"elfern": 20, "einwerfen": 8}',
-    "an import of a game module": "from solver.games import scharwenzel",
+    "an import of a game module": "from stich.games import scharwenzel",
 }
 
 
@@ -153,7 +153,7 @@ def _toy(monkeypatch, name, base, layout):
     """``base`` with another layout, registered as game ``name`` (no other code changes)."""
     from dataclasses import replace
 
-    from solver.games import GAMES
+    from stich.games import GAMES
     game = replace(GAMES[base], name=name,
                    build=lambda trump, options, players=2: replace(GAMES[base].build(trump, options, players),
                                                                    layout=layout, game=name),
@@ -163,9 +163,9 @@ def _toy(monkeypatch, name, base, layout):
 
 
 def test_four_piles_each_need_no_code(monkeypatch):
-    from solver import loads, solve
-    from solver.deals.dealing import random_deal
-    from solver.games.layouts import Piles
+    from stich import loads, solve
+    from stich.deals.dealing import random_deal
+    from stich.games.layouts import Piles
     _toy(monkeypatch, "piles4", "schafkopf2", Piles(count=4))
     deal = random_deal("piles4", 3)
     assert [len(deal.piles[s]) for s in (1, 2)] == [4, 4]
@@ -177,9 +177,9 @@ def test_four_piles_each_need_no_code(monkeypatch):
 
 
 def test_a_smaller_stock_hand_needs_no_code(monkeypatch):
-    from solver import loads
-    from solver.deals.dealing import random_deal
-    from solver.games.layouts import Stock
+    from stich import loads
+    from stich.deals.dealing import random_deal
+    from stich.games.layouts import Stock
     _toy(monkeypatch, "stock4", "elfern", Stock(hand=4))
     deal = random_deal("stock4", 5)
     assert [len(deal.hands[s]) for s in (1, 2)] == [4, 4] and len(deal.stock) == 24

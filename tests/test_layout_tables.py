@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from test_view import small_cases
 
-from solver.deals.deal import loads
-from solver.search.solve import new_engine, solve
-from solver.view import every_layout, information, sample_layouts
-from solver.view.sampling import count_layouts
-from solver.view.suggest import layout_set, suggest
+from stich.deals.deal import loads
+from stich.search.solve import new_engine, solve
+from stich.view import every_layout, information, sample_layouts
+from stich.view.sampling import count_layouts
+from stich.view.suggest import layout_set, suggest
 
 ROOT = Path(__file__).resolve().parent.parent
 

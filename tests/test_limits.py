@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from randompositions import MODES, generate
 
-from solver import loads
-from solver.core._search import Engine, SearchLimit
-from solver.search.ladder import forced_rung
-from solver.search.session import Session
+from stich import loads
+from stich.core._search import Engine, SearchLimit
+from stich.search.ladder import forced_rung
+from stich.search.session import Session
 
 
 def seeds_for(mode: str) -> range:
@@ -80,7 +80,7 @@ def test_a_null_window_test_stopped_raises(engine):
 
 
 def test_time_limit_stops_a_whole_deal():
-    from solver.deals.dealing import random_deal
+    from stich.deals.dealing import random_deal
 
     deal = random_deal("elfern", 5, players=2)
     engine = Engine(16)
@@ -144,8 +144,8 @@ def _check_partial(partial, exact, budget, rung_text, where):
 @pytest.mark.parametrize("objective", ["score", "total"])
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_solve_within_limits_reports_only_what_is_proven(mode, objective):
-    from solver.core.anytime import Limits
-    from solver.search.solve import solve
+    from stich.core.anytime import Limits
+    from stich.search.solve import solve
 
     partial_answers = 0
     seeds = seeds_for(mode) if objective == "score" else range(60)
@@ -163,9 +163,9 @@ def test_solve_within_limits_reports_only_what_is_proven(mode, objective):
 
 
 def test_a_time_limit_gives_a_partial_answer_with_proven_bounds():
-    from solver.core.anytime import Limits
-    from solver.deals.dealing import random_deal
-    from solver.search.solve import solve
+    from stich.core.anytime import Limits
+    from stich.deals.dealing import random_deal
+    from stich.search.solve import solve
 
     deal = random_deal("schafkopf2", 4, players=2)
     partial = solve(deal, limits=Limits(seconds=0.01))
@@ -179,7 +179,7 @@ def test_a_time_limit_gives_a_partial_answer_with_proven_bounds():
 @pytest.mark.parametrize("bad", [dict(nodes=0), dict(nodes=2.5), dict(nodes=True),
                                  dict(seconds=0), dict(seconds=float("nan")), dict(seconds="1")])
 def test_bad_solve_limits_are_refused(bad):
-    from solver.core.anytime import Limits
+    from stich.core.anytime import Limits
 
     with pytest.raises(ValueError):
         Limits(**bad)
@@ -190,7 +190,7 @@ def test_cli_solve_with_a_limit_says_partial_and_exits_5():
 
     from click.testing import CliRunner
 
-    from cli.main import main
+    from stich.cli.main import main
 
     runner = CliRunner()
     out = runner.invoke(main, ["solve", "examples/schafkopf2-deal.toml", "--node-limit", "50", "--json"])
@@ -210,7 +210,7 @@ def test_cli_solve_with_a_limit_says_partial_and_exits_5():
 def test_cli_bad_limits_exit_2(option):
     from click.testing import CliRunner
 
-    from cli.main import main
+    from stich.cli.main import main
 
     out = CliRunner().invoke(main, ["solve", "examples/schafkopf2-deal.toml", *option])
     assert out.exit_code == 2

@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 from randompositions import MODES, generate
 
-from cli.main import main
-from solver import loads
-from solver.analysis.analyze import analyze
-from solver.analysis.puzzle import solve_puzzle
-from solver.analysis.replay import replay
-from solver.analysis.table import dd_table
-from solver.core.anytime import Limits
-from solver.deals.deal import load
+from stich.cli.main import main
+from stich import loads
+from stich.analysis.analyze import analyze
+from stich.analysis.puzzle import solve_puzzle
+from stich.analysis.replay import replay
+from stich.analysis.table import dd_table
+from stich.core.anytime import Limits
+from stich.deals.deal import load
 
 BUDGETS = (1, 40, 400)
 
@@ -272,7 +272,7 @@ def _interrupt_on_call(monkeypatch, module, name, at: int):
 
 
 def test_ctrl_c_in_table_prints_the_cells_finished(monkeypatch):
-    import solver.analysis.table as table_module
+    import stich.analysis.table as table_module
     _interrupt_on_call(monkeypatch, table_module, "solve", 3)
     out = run("table", "examples/schafkopf2-card17.toml", "--threads", "1")   # cells in order
     assert out.exit_code == 130
@@ -280,7 +280,7 @@ def test_ctrl_c_in_table_prints_the_cells_finished(monkeypatch):
 
 
 def test_ctrl_c_in_replay_prints_the_cards_finished(monkeypatch):
-    import solver.analysis.replay as replay_module
+    import stich.analysis.replay as replay_module
     exact = json.loads(run("replay", "examples/scharwenzel-played.toml", "--json").output)
     _interrupt_on_call(monkeypatch, replay_module, "_judge", 4)     # Ctrl-C at the 4th card
     out = run("replay", "examples/scharwenzel-played.toml", "--json")
@@ -295,7 +295,7 @@ def test_ctrl_c_in_replay_prints_the_cards_finished(monkeypatch):
 
 
 def test_ctrl_c_in_puzzle_gives_what_is_proven(monkeypatch):
-    import solver.analysis.puzzle as puzzle_module
+    import stich.analysis.puzzle as puzzle_module
     _interrupt_on_call(monkeypatch, puzzle_module.GoalSearch, "holds", 3)
     code, data = run_json("puzzle", "examples/scharwenzel-ending.toml", "--goal", "tricks>=6")
     assert code == 130 and data["exact"] is False and data["stopped"] == "interrupt"
@@ -305,7 +305,7 @@ def test_ctrl_c_in_puzzle_gives_what_is_proven(monkeypatch):
 
 
 def test_ctrl_c_in_analyze_all_seats_keeps_the_seats_finished(monkeypatch):
-    import solver.analysis.analyze as analyze_module
+    import stich.analysis.analyze as analyze_module
     _interrupt_on_call(monkeypatch, analyze_module, "rows_of", 2)
     out = run("analyze", "examples/elfern-ending.toml", "--all-seats")
     assert out.exit_code == 130           # a Ctrl-C outside a search: nothing half-done is shown
@@ -331,7 +331,7 @@ def _interrupt_when_searching(args: list[str], cpu_seconds: float):
     import sys
     import time
     from pathlib import Path
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "stich.cli.main", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             cwd=Path(__file__).resolve().parent.parent)
     deadline = time.monotonic() + 120
@@ -347,8 +347,8 @@ def _interrupt_when_searching(args: list[str], cpu_seconds: float):
 
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
 def test_sigint_stops_a_long_solve_with_the_bounds_proven(tmp_path):
-    from solver.deals.dealing import random_deal
-    from solver.search.solve import solve
+    from stich.deals.dealing import random_deal
+    from stich.search.solve import solve
     deal = random_deal("elfern", 7, players=2)          # about 4 s of CPU with a 1 MB table
     path = tmp_path / "deal.toml"
     path.write_text(deal.dump())
@@ -367,7 +367,7 @@ def test_sigint_stops_a_long_solve_with_the_bounds_proven(tmp_path):
 @pytest.mark.slow          # the same path as test_ctrl_c_in_table_prints_the_cells_finished, for real
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
 def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
-    from solver.deals.dealing import random_deal
+    from stich.deals.dealing import random_deal
     path = tmp_path / "deal.toml"
     path.write_text(random_deal("schafkopf2", 2, players=2).dump())
     ran = _interrupt_when_searching(["table", str(path), "--json"], 1.5)
@@ -383,7 +383,7 @@ def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
 # --- tactic ------------------------------------------------------------------------------------
 
 def test_tactic_decisions_past_the_limit_are_counted_apart():
-    from solver.report.tactic import tactic_report as report
+    from stich.report.tactic import tactic_report as report
     args = ["tactic", "elfern.*", "--game", "elfern", "--deals", "2", "--seed", "1", "--jobs", "1",
             "--quiet", "--json"]
     exact = run(*args)
@@ -406,9 +406,9 @@ def test_tactic_decisions_past_the_limit_are_counted_apart():
 
 
 def test_study_deal_within_a_limit_keeps_exact_decisions():
-    from solver.search.solve import new_engine
-    from solver.study.walk import WalkSettings, walk_deal
-    from solver.tactics import builtin
+    from stich.search.solve import new_engine
+    from stich.study.walk import WalkSettings, walk_deal
+    from stich.tactics import builtin
 
     engine = new_engine(16)
     checked = partial = 0
@@ -445,8 +445,8 @@ def test_study_deal_within_a_limit_keeps_exact_decisions():
 # --- suggest -----------------------------------------------------------------------------------
 
 def test_suggest_leaves_out_the_layouts_past_the_limit():
-    from solver.view import every_layout, read_view
-    from solver.view.suggest import score_layout
+    from stich.view import every_layout, read_view
+    from stich.view.suggest import score_layout
 
     info = read_view("examples/hidden/schafkopf2-hidden.toml", None, {})
     texts = [info.fill(layout).dump() for layout in every_layout(info)]
@@ -480,8 +480,8 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     """`replay --view player` applies the limits to each hidden layout: with room for none,
     no card is judged and every layout is counted as left out; with room for all, the
     judgements are those of no limit at all."""
-    from solver.report.suggest import judgement_json
-    from solver.view.suggest import judge_play
+    from stich.report.suggest import judgement_json
+    from stich.view.suggest import judge_play
     deal = load("examples/scharwenzel-played.toml")
     free = judge_play(deal, samples=3, seed=1, jobs=1)
     none = judge_play(deal, samples=3, seed=1, jobs=1, limits=Limits(nodes=1))
@@ -492,6 +492,6 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     for cut, full in zip(none, free):
         assert not cut.judged and not cut.exact and cut.left_out == full.layouts
     assert all(r["judged"] is False and r["expected"] is None for r in judgement_json(none))
-    from solver.report.suggest import judgement_report
+    from stich.report.suggest import judgement_report
     text = judgement_report(replay(deal).steps, none)
     assert text.count("not judged") == len(none) and "nan" not in text

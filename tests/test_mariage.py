@@ -14,18 +14,18 @@ import sys
 
 import pytest
 
-import solver
-from solver.analysis.replay import replay
-from solver.model.cards import parse_card
-from solver.report.replay import replay_report
-from solver.report.solve import solve_json, solve_report
-from solver.search.solve import new_engine
+import stich
+from stich.analysis.replay import replay
+from stich.model.cards import parse_card
+from stich.report.replay import replay_report
+from stich.report.solve import solve_json, solve_report
+from stich.search.solve import new_engine
 
 ENGINE = new_engine(8)
 
 
 def solve_text(text: str, **kwargs):
-    return solver.solve(solver.loads(text, "<test_mariage>"), engine=ENGINE, **kwargs)
+    return stich.solve(stich.loads(text, "<test_mariage>"), engine=ENGINE, **kwargs)
 
 
 def card(text: str):
@@ -157,14 +157,14 @@ def played(play: str, extra: str = "") -> str:
 
 
 def test_play_records_an_announcement():
-    deal = solver.loads(played('"GA G7", "(marriage R) R9 R7"'))
+    deal = stich.loads(played('"GA G7", "(marriage R) R9 R7"'))
     assert deal.shows == ((1, 0, ROT),)
     position = deal.position()
     assert position.points == [81, 40] and position.shown == {0}
     text = deal.dump()
     assert '"(marriage R) R9 R7"' in text
-    assert solver.loads(text) == deal
-    result = solver.solve(deal, engine=ENGINE)
+    assert stich.loads(text) == deal
+    result = stich.solve(deal, engine=ENGINE)
     assert result.totals == (118, 40)
     assert all(m.pair is None for m in result.moves)      # announced already: never again
     assert "(marriage R) R9" not in solve_report(result)  # the line starts after it
@@ -173,9 +173,9 @@ def test_play_records_an_announcement():
 def test_a_lead_without_announcing_keeps_the_marriage():
     # The same, but R9 led without announcing: the marriage stays intact and is announced
     # with the next lead: the same 118 in the end, 61 after the play.
-    deal = solver.loads(played('"GA G7", "R9 R7"'))
+    deal = stich.loads(played('"GA G7", "R9 R7"'))
     assert deal.position().points == [61, 40]
-    result = solver.solve(deal, engine=ENGINE)
+    result = stich.solve(deal, engine=ENGINE)
     assert result.totals == (118, 40)
     assert result.announcements and result.announcements[0][2] == 20
     assert "(marriage R) R" in solve_report(result)
@@ -183,7 +183,7 @@ def test_a_lead_without_announcing_keeps_the_marriage():
 
 
 def test_replay_shows_the_announcement():
-    deal = solver.loads(played('"GA G7", "(marriage R) R9 R7", "RK S8", "RO S9"'))
+    deal = stich.loads(played('"GA G7", "(marriage R) R9 R7", "RK S8", "RO S9"'))
     analysis = replay(deal, tt_megabytes=4)
     step = analysis.steps[2]
     assert step.card == card("R9") and step.pair == 0
@@ -208,19 +208,19 @@ play = ["(marriage S) GA G7"]
 [rules]
 mariage = true
 """
-    deal = solver.loads(text)
+    deal = stich.loads(text)
     assert deal.announced == (ROT,) and deal.won_trick == (True, True)
     assert deal.position().points == [31, 40]
-    assert solver.loads(deal.dump()) == deal
-    result = solver.solve(deal, engine=ENGINE)
+    assert stich.loads(deal.dump()) == deal
+    result = stich.solve(deal, engine=ENGINE)
     assert all(m.pair is None for m in result.moves)       # Rot announced before, Schellen now
-    with pytest.raises(solver.DealError, match="only after winning a trick"):
-        solver.loads(text.replace("won_trick = [true, true]", "won_trick = [false, true]"))
+    with pytest.raises(stich.DealError, match="only after winning a trick"):
+        stich.loads(text.replace("won_trick = [true, true]", "won_trick = [false, true]"))
 
 
 def test_taken_may_exceed_130_with_marriages():
     # 110 + 40 taken and 28 in play: more than 130, possible with marriages (and the Wäsche)
-    deal = solver.loads(played('"GA G7"', 'announced = ["R"]').replace("taken = [50, 40]", "taken = [110, 40]"))
+    deal = stich.loads(played('"GA G7"', 'announced = ["R"]').replace("taken = [50, 40]", "taken = [110, 40]"))
     assert deal.taken == (110, 40)
 
 
@@ -243,8 +243,8 @@ def test_illegal_announcement_is_one_line(play, extra, words):
     text = played(play, extra)
     if "only after winning" in words:
         text = text.replace("taken = [50, 40]", "taken = [0, 40]")
-    with pytest.raises(solver.DealError) as info:
-        solver.loads(text, "deal.toml")
+    with pytest.raises(stich.DealError) as info:
+        stich.loads(text, "deal.toml")
     message = str(info.value)
     assert words in message and "\n" not in message and message.startswith("deal.toml: play")
 
@@ -252,7 +252,7 @@ def test_illegal_announcement_is_one_line(play, extra, words):
 def test_illegal_announcement_exits_2(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(played('"GA G7", "(marriage E) R9 R7"'), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "cli.main", "solve", str(path)],
+    done = subprocess.run([sys.executable, "-m", "stich.cli.main", "solve", str(path)],
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Wenzel" in done.stderr
@@ -260,8 +260,8 @@ def test_illegal_announcement_exits_2(tmp_path):
 
 def test_announcement_outside_mariage_is_rejected():
     text = played('"GA G7", "(marriage R) R9 R7"').replace("mariage = true", 'trump_mode = "card17"')
-    with pytest.raises(solver.DealError) as info:
-        solver.loads(text)
+    with pytest.raises(stich.DealError) as info:
+        stich.loads(text)
     assert "nothing" in str(info.value) or "no " in str(info.value)
 
 
@@ -270,9 +270,9 @@ def test_strokes_outcome_reports_the_grosse_waesche():
     # + 50 taken = 78 (the marriage and the Wäsche count strokes, not points): simple (seat 2
     # has won tricks before: 40 > 32), 1 stroke + marriage 1 + Wäsche 1 = 3; the last three
     # tricks make the große Wäsche, reported as a bonus of 9 strokes.
-    deal = solver.loads(played('"GA G7", "(marriage R) R9 R7", "RK S8", "RO S9"')
+    deal = stich.loads(played('"GA G7", "(marriage R) R9 R7", "RK S8", "RO S9"')
                         .replace("mariage = true", 'mariage = true\nmariage_score = "strokes"'))
-    result = solver.solve(deal, engine=ENGINE)
+    result = stich.solve(deal, engine=ENGINE)
     assert result.outcome.bonuses["strokes"] == [3, 0]
     assert result.outcome.bonuses["grosse_wasche"] == {"seat": 1, "strokes": 9}
 
@@ -284,6 +284,6 @@ def test_strokes_outcome_reports_the_grosse_waesche():
     ('announced = "R"', "list of suits"),
 ])
 def test_bad_history_keys_are_one_line(extra, words):
-    with pytest.raises(solver.DealError) as info:
-        solver.loads(played('"GA G7"', extra), "deal.toml")
+    with pytest.raises(stich.DealError) as info:
+        stich.loads(played('"GA G7"', extra), "deal.toml")
     assert words in str(info.value) and "\n" not in str(info.value)

@@ -21,7 +21,7 @@ import pytest
 import reference
 from randompositions import Case, mariage_case
 
-import solver
+import stich
 
 DEFAULT_COUNT = 250
 SLOW_COUNT = 600
@@ -118,15 +118,15 @@ def check_announcing_never_costs(case, ref) -> None:
 def crosscheck(scoring: str, seed: int, size: str = "small") -> None:
     case = mariage_case(seed, scoring, size)
     try:
-        deal = solver.loads(case.toml, f"<mariage-{scoring} seed {seed}>")
-    except solver.DealError as exc:
+        deal = stich.loads(case.toml, f"<mariage-{scoring} seed {seed}>")
+    except stich.DealError as exc:
         _fail(case, f"the reader rejects a generated position: {exc}")
-    if deal.dump() and solver.loads(deal.dump()) != deal:
+    if deal.dump() and stich.loads(deal.dump()) != deal:
         _fail(case, f"the deal does not round-trip:\n{deal.dump()}")
     ref = reference.solve_mariage(deal)
     check_announcing_never_costs(case, ref)
-    check_total(case, deal, solver.solve(deal, objective="total"), ref)
-    check_score(case, deal, solver.solve(deal), ref)
+    check_total(case, deal, stich.solve(deal, objective="total"), ref)
+    check_score(case, deal, stich.solve(deal), ref)
 
 
 @pytest.mark.parametrize("scoring", ["points", "strokes"])
@@ -136,7 +136,7 @@ def test_mariage_crosscheck(scoring):
     for seed in range(DEFAULT_COUNT):
         crosscheck(scoring, seed)
         case = mariage_case(seed, scoring)
-        deal = solver.loads(case.toml)
+        deal = stich.loads(case.toml)
         ref = reference.solve_mariage(deal)
         stats["announce"] += any(s is not None for s, _ in ref.forced)
         stats["two"] += len({s for s, _ in ref.forced}) == 2

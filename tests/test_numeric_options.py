@@ -17,7 +17,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from stich.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 ENDING = str(ROOT / "examples" / "scharwenzel-ending.toml")
@@ -63,7 +63,7 @@ def test_every_kind_of_numeric_option_is_found():
 @pytest.fixture
 def no_server(monkeypatch):
     """``stich explore`` stops where it would start serving."""
-    import solver.explore.server as server
+    import stich.explore.server as server
     monkeypatch.setattr(server, "serve", lambda session, port, browser, announce: None)
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.core._search import Engine
-from solver.core.tables import compile_position
-from solver.deals.deal import loads
+from stich.core._search import Engine
+from stich.core.tables import compile_position
+from stich.deals.deal import loads
 
 ROOT = Path(__file__).resolve().parent.parent
 

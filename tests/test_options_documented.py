@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.games import GAMES
+from stich.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON_GAMES = [g for g in GAMES.values() if g.rule_file is None]

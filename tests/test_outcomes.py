@@ -9,8 +9,8 @@ solver.  Endings use `taken` so that the totals are those of a whole deal (8 tri
 variant, 20 honours in Elfern).
 
 Part 2, properties.  For small random positions of every mode of tests/randompositions.py the
-outcome rank of ``solver.solve`` (and the rank of every legal card) equals a plain minimax over
-the referee (``solver.model.position``) whose payoff at the end of the deal is the game's own
+outcome rank of ``stich.solve`` (and the rank of every legal card) equals a plain minimax over
+the referee (``stich.model.position``) whose payoff at the end of the deal is the game's own
 ``outcome(final, deal).rank``.  For the Mariage variant (marriages, last trick, Wäsche) the
 totals difference of ``solve(..., objective="total")`` (and of every card) equals a plain minimax
 of ``points[0] - points[1]`` over the referee.
@@ -32,9 +32,9 @@ import random
 import pytest
 from randompositions import MODES, generate_case
 
-import solver
-from solver.model.cards import Card, parse_card, parse_cards
-from solver.search.solve import new_engine
+import stich
+from stich.model.cards import Card, parse_card, parse_cards
+from stich.search.solve import new_engine
 
 # One engine with a small table for every solve here (the positions are tiny).
 ENGINE = new_engine(8)
@@ -48,8 +48,8 @@ SK_SCHWARZ1, SK_SCHNEIDER1, SK_SIMPLE1, SK_TIE, SK_SIMPLE2, SK_SCHNEIDER2, SK_SC
 # --------------------------------------------------------------------------------------------
 
 def solve_text(text: str, **kwargs):
-    deal = solver.loads(text, "<test_outcomes>")
-    return solver.solve(deal, engine=ENGINE, **kwargs)
+    deal = stich.loads(text, "<test_outcomes>")
+    return stich.solve(deal, engine=ENGINE, **kwargs)
 
 
 def cards(text: str, notation: str = "french") -> list[Card]:
@@ -729,8 +729,8 @@ def check_against_minimax(deal, result, payoff, of_result, of_move, label: str) 
 def test_outcome_rank_is_the_minimax_of_the_rank(mode):
     for seed in range(SEEDS_PER_MODE):
         case = generate_case(mode, seed)
-        deal = solver.loads(case.toml, f"<{mode} seed {seed}>")
-        result = solver.solve(deal, engine=ENGINE)
+        deal = stich.loads(case.toml, f"<{mode} seed {seed}>")
+        result = stich.solve(deal, engine=ENGINE)
         outcome = deal.game_spec.outcome
 
         def rank(final, deal=deal, outcome=outcome):
@@ -795,7 +795,7 @@ def mariage_toml(seed: int) -> str:
     lines += ["[rules]", "mariage = true"]
     text = "\n".join(lines) + "\n"
     if rng.random() < 0.3:                 # a few cards already played, chosen at random
-        position = solver.loads(text).position()
+        position = stich.loads(text).position()
         total = size * 2
         count = rng.randint(1, total - 1)
         tricks, current = [], []
@@ -820,8 +820,8 @@ def test_mariage_totals_are_the_minimax_of_the_difference():
     announced = 0
     for seed in range(MARIAGE_SEEDS):
         text = mariage_toml(seed)
-        deal = solver.loads(text, f"<mariage seed {seed}>")
-        result = solver.solve(deal, objective="total", engine=ENGINE)
+        deal = stich.loads(text, f"<mariage seed {seed}>")
+        result = stich.solve(deal, objective="total", engine=ENGINE)
         announced += bool(result.announcements)
         check_against_minimax(deal, result, lambda p: p.points[0] - p.points[1],
                               lambda r: r.totals[0] - r.totals[1],

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from solver.core._search import Engine
-from solver.deals.dealing import random_deal
-from solver.search.session import Session
+from stich.core._search import Engine
+from stich.deals.dealing import random_deal
+from stich.search.session import Session
 
 OBJECTIVES = (("points", 0), ("points", 1), ("streak", 0), ("streak", 1))
 # game, players, rules, tricks left from which positions are compared

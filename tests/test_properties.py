@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from randompositions import MODES, generate
 
-import solver
-from solver.search.solve import new_engine
+import stich
+from stich.search.solve import new_engine
 
 # One engine with a small transposition table for the many solves of children and of
 # positions along a line (the default 64 MB table is cleared at every solve, which costs more
@@ -33,7 +33,7 @@ ENGINE = new_engine(8)
 
 
 def solve_again(deal):
-    return solver.solve(deal, engine=ENGINE, objective="total")
+    return stich.solve(deal, engine=ENGINE, objective="total")
 
 
 SETTINGS = settings(derandomize=True, max_examples=500, deadline=None, database=None,
@@ -46,7 +46,7 @@ positions = st.tuples(st.sampled_from(sorted(MODES)), st.integers(0, 10**6),
 def load(mode: str, seed: int, size: str):
     text = generate(mode, seed, size)
     note(f"mode {mode}, seed {seed}, size {size}:\n{text}")
-    deal = solver.loads(text, f"<{mode} seed {seed} {size}>")
+    deal = stich.loads(text, f"<{mode} seed {seed} {size}>")
     return text, deal
 
 
@@ -59,7 +59,7 @@ def with_cards(deal, cards):
             tricks.append([])
         tricks[-1].append(card)
     text = replace(deal, play=tuple(tuple(t) for t in tricks)).dump()
-    return solver.loads(text, "<with play>"), text
+    return stich.loads(text, "<with play>"), text
 
 
 def seat_side(seat: int) -> int:
@@ -71,7 +71,7 @@ def seat_side(seat: int) -> int:
 @given(positions)
 def test_dump_round_trip(position):
     text, deal = load(*position)
-    again = solver.loads(deal.dump())
+    again = stich.loads(deal.dump())
     assert again == deal, f"dump() does not read back to the same deal:\n{deal.dump()}"
     assert again.dump() == deal.dump()
 
@@ -80,7 +80,7 @@ def test_dump_round_trip(position):
 @given(positions)
 def test_value_is_best_child(position):
     text, deal = load(*position)
-    result = solver.solve(deal, objective="total")
+    result = stich.solve(deal, objective="total")
     if result.to_move is None:
         assert not result.moves and not result.line
         return
@@ -103,7 +103,7 @@ def test_value_is_best_child(position):
 @given(positions)
 def test_line_keeps_the_value(position):
     text, deal = load(*position)
-    result = solver.solve(deal, objective="total")
+    result = stich.solve(deal, objective="total")
     line = list(result.line)
     for k in range(1, len(line) + 1):
         after, after_text = with_cards(deal, line[:k])
@@ -122,8 +122,8 @@ def test_score_objective_keeps_the_totals(position):
     never the totals: the position's and every card's totals are those of objective "total";
     some card is optimal; the line is legal, runs to the end and ends at ``line_totals``."""
     text, deal = load(*position)
-    by_score = solver.solve(deal)
-    by_total = solver.solve(deal, objective="total")
+    by_score = stich.solve(deal)
+    by_total = stich.solve(deal, objective="total")
     assert tuple(by_score.totals) == tuple(by_total.totals)
     assert ({m.card: tuple(m.totals) for m in by_score.moves}
             == {m.card: tuple(m.totals) for m in by_total.moves})

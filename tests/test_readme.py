@@ -83,7 +83,7 @@ def shell(tmp_path_factory):
     bin_dir.mkdir()
     script = bin_dir / "stich"
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "import sys; sys.path.insert(0, \'{ROOT}\'); '
-                      f'from cli.main import main; main(prog_name=\'stich\')" "$@"\n')
+                      f'from stich.cli.main import main; main(prog_name=\'stich\')" "$@"\n')
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     return where, env
@@ -124,7 +124,7 @@ def test_readme_explore_command_serves_its_page(command, shell):
 def test_puzzle_help_quotes_its_goals():
     from click.testing import CliRunner
 
-    from cli.main import main
+    from stich.cli.main import main
     text = CliRunner().invoke(main, ["puzzle", "--help"]).output
     examples = [line.strip() for line in text.splitlines() if line.strip().startswith("stich puzzle")]
     assert examples

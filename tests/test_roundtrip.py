@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from solver import Deal, load, loads
-from solver.deals.deal import Pile
-from solver.deals.dealing import random_deal
-from solver.model.cards import FRENCH, GERMAN, HEARTS, SPADES, Card
+from stich import Deal, load, loads
+from stich.deals.deal import Pile
+from stich.deals.dealing import random_deal
+from stich.model.cards import FRENCH, GERMAN, HEARTS, SPADES, Card
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from randompositions import RULE_MODES, generate_rule_case
 from test_crosscheck import check_reader, compare
 
-import solver
-from cli.main import main
-from solver.games import GAMES, RULES_FILES_ENV, find_game
-from solver.games.rulefile import forget
+import stich
+from stich.cli.main import main
+from stich.games import GAMES, RULES_FILES_ENV, find_game
+from stich.games.rulefile import forget
 
 DEFAULT_COUNT = 25
 SLOW_COUNT = 300
@@ -30,16 +30,16 @@ SLOW_LARGE_COUNT = 60
 def crosscheck(mode: str, seed: int, size: str = "small", spec: dict | None = None) -> None:
     case = generate_rule_case(mode, seed, size, spec)
     print(f"mode {mode}, seed {seed}, size {size}:\n{case.toml}")     # shown on failure
-    deal = solver.loads(case.toml, f"<{mode} seed {seed}>")
+    deal = stich.loads(case.toml, f"<{mode} seed {seed}>")
     if case.game.endswith(".toml"):          # a rule file's path: the deal names its game
         case.game = case.game.rsplit("/", 1)[-1][:-len(".toml")]
     check_reader(case, deal)
-    again = solver.loads(deal.dump(), "<dump>")           # the writer round-trips the game
+    again = stich.loads(deal.dump(), "<dump>")           # the writer round-trips the game
     assert (again.game, again.hands, again.piles, again.stock, again.play, again.options) == \
         (deal.game, deal.hands, deal.piles, deal.stock, deal.play, deal.options)
     ref = reference.solve(deal)
-    compare(case, deal, solver.solve(deal, objective="total"), ref, "total")
-    result = solver.solve(deal)
+    compare(case, deal, stich.solve(deal, objective="total"), ref, "total")
+    result = stich.solve(deal)
     compare(case, deal, result, ref, "score")
     check_outcome(deal, result, ref)
 
@@ -146,7 +146,7 @@ def test_examples_solve(name):
     files = sorted(root.glob(f"{name}-*.toml"))
     assert len(files) == 2
     for path in files:
-        result = solver.solve(solver.load(path))
+        result = stich.solve(stich.load(path))
         assert sum(result.totals) == {"officers_skat": 120, "einwerfen": 120,
                                       "bohemian_schneider": 20}[name]
         assert result.outcome.text
@@ -239,7 +239,7 @@ def test_bohemian_schneider_beat_option(tmp_path, beat, totals):
     result = CliRunner().invoke(main, ["solve", str(deal), "--rule", f"beat={beat}", "--json"])
     assert result.exit_code == 0, result.output
     assert tuple(json.loads(result.output)["totals"]) == totals
-    assert reference.solve(solver.load(deal, {"beat": beat})).totals == totals
+    assert reference.solve(stich.load(deal, {"beat": beat})).totals == totals
 
 
 # --- a toy game from a rule file only, through every command ------------------------------------
@@ -273,7 +273,7 @@ def test_toy_game_through_the_cli(toy, tmp_path):
     files = sorted((tmp_path / "deals").glob("*.toml"))
     assert len(files) == 2
     for path in files:
-        deal = solver.load(path)
+        deal = stich.load(path)
         assert deal.game == "toy" and len(deal.hands[1]) == 9
         assert sum(c.suit == 2 for c in deal.hands[1]) >= 3      # hearts are trump
 
@@ -300,12 +300,12 @@ def test_toy_game_through_the_cli(toy, tmp_path):
     # a deal file naming the rule file by a relative path, and --rules-file with the name
     relative = toy.parent / "rel.toml"
     relative.write_text('game = "toy.toml"\n[hands]\n1 = "HA C9"\n2 = "CA H9"\n')
-    assert solver.load(relative).game == "toy"
+    assert stich.load(relative).game == "toy"
     named = toy.parent / "named.toml"
     named.write_text('game = "toy"\nleader = 2\n[hands]\n1 = "HA C9"\n2 = "CA H9"\n')
     solved = run("solve", "--rules-file", toy, named, "--json")
     assert solved.exit_code == 0, solved.output
-    assert tuple(json.loads(solved.output)["totals"]) == reference.solve(solver.load(named)).totals
+    assert tuple(json.loads(solved.output)["totals"]) == reference.solve(stich.load(named)).totals
 
     # batch workers (other processes) find a game named by --rules-file too
     named_dir = tmp_path / "named"
@@ -330,7 +330,7 @@ def test_readme_how_to_add_a_game_compiles_to_the_shipped_einwerfen():
     import tomllib
     from pathlib import Path
 
-    from solver.games.rulefile import compile_game
+    from stich.games.rulefile import compile_game
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## How to add a game", 1)[1]
     block = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
@@ -395,10 +395,13 @@ def test_a_plain_install_ships_every_built_in_rule_file():
     patterns = config["tool"]["setuptools"].get("package-data", {})
     files = sorted((root / "solver" / "games" / "rules").glob("*.toml"))
     assert files
+
+    def folder(package: str) -> Path:      # setup.py's package_dir: stich.x lives in solver/x
+        return root / "solver" / Path(*package.split(".")[1:])
     for path in files:
-        shipped = any(fnmatch.fnmatch(str(path.relative_to(root / Path(*package.split(".")))), pattern)
+        shipped = any(fnmatch.fnmatch(str(path.relative_to(folder(package))), pattern)
                       for package, globs in patterns.items() for pattern in globs
-                      if (root / Path(*package.split("."))) in path.parents)
+                      if folder(package) in path.parents)
         assert shipped, f"{path.name} is not package data"
 
 

@@ -1,4 +1,4 @@
-"""The study's statistics (``solver.study.stats``, scipy underneath) against exact computation
+"""The study's statistics (``stich.study.stats``, scipy underneath) against exact computation
 on small cases: every resample of a bootstrap, every sign flip of a test, every subset."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver.study.stats import compare, holm, mean_over_deals, p_text, sign_flip_p, subset_all_optimal
+from stich.study.stats import compare, holm, mean_over_deals, p_text, sign_flip_p, subset_all_optimal
 
 
 def exact_bootstrap(values):

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from solver.deals.dealing import generate_deals
-from solver.tactics import REGISTRY, builtin
-from solver.tactics.features import describe
-from solver.tactics.loader import load_file
-from solver.tactics.view import full_view, player_view
-from solver.view import count_layouts, information, sample_layouts
+from stich.deals.dealing import generate_deals
+from stich.tactics import REGISTRY, builtin
+from stich.tactics.features import describe
+from stich.tactics.loader import load_file
+from stich.tactics.view import full_view, player_view
+from stich.view import count_layouts, information, sample_layouts
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = load_file(ROOT / "examples" / "my_tactic.py")
@@ -85,7 +85,7 @@ def test_the_old_double_dummy_bare_ten_fails_the_same_test():
 def test_a_visible_bare_ten_is_advised_at_trick_1_in_every_deal_whose_ten_is_not_trump():
     """Issue 18, done when: 100 deals with "seat 1 up holds a bare ten"; seat 1 leads the first
     trick; the visible bare ten applies there exactly when that ten is not trump."""
-    from solver.deals.constraints import parse_constraint
+    from stich.deals.constraints import parse_constraint
     tactic = REGISTRY["schafkopf2.bare_ten.lead_at_once"]
     accept = parse_constraint("seat 1 up holds a bare ten", "schafkopf2")
     plain = 0

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from test_view import SEES_ALL, brute_force, small_cases
 
-from cli.main import main
-from solver.deals.deal import loads
-from solver.model.cards import parse_card
-from solver.run.results import BatchItem
-from solver.study.judge import expected_loss
-from solver.study.study import StudySettings, records_of, run_study, study_items_of
+from stich.cli.main import main
+from stich.deals.deal import loads
+from stich.model.cards import parse_card
+from stich.run.results import BatchItem
+from stich.study.judge import expected_loss
+from stich.study.study import StudySettings, records_of, run_study, study_items_of
 
 TACTICS = textwrap.dedent('''
     """Tactics for the tests: the first legal card, the last one."""

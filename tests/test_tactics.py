@@ -13,24 +13,24 @@ import pytest
 import reference
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.deals.deal import loads
-from solver.deals.dealing import generate_deals
-from solver.model.cards import parse_card
-from solver.search.solve import new_engine, solve
-from solver.study.records import DealRecord, Decision, Result, Run
-from solver.study.study import StudySettings, generated_study_items, records_of, run_study
-from solver.study.summary import summarise
-from solver.study.walk import WalkSettings, walk_deal
-from solver.tactics import REGISTRY, TacticError, builtin
-from solver.tactics.loader import load_file
+from stich.cli.main import main
+from stich.deals.deal import loads
+from stich.deals.dealing import generate_deals
+from stich.model.cards import parse_card
+from stich.search.solve import new_engine, solve
+from stich.study.records import DealRecord, Decision, Result, Run
+from stich.study.study import StudySettings, generated_study_items, records_of, run_study
+from stich.study.summary import summarise
+from stich.study.walk import WalkSettings, walk_deal
+from stich.tactics import REGISTRY, TacticError, builtin
+from stich.tactics.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
 ORACLES = textwrap.dedent('''
     """Tactics that know the answer (they read every card, so their names say so)."""
-    from solver.search.solve import solve
-    from solver.tactics import tactic
+    from stich.search.solve import solve
+    from stich.tactics import tactic
 
     def _moves(view):
         result = solve(view.deal, objective="total")
@@ -149,7 +149,7 @@ def test_runs_agree_with_the_brute_force(mode):
 
 
 def test_a_study_scores_its_decisions_like_solve():
-    """Every scored card of a study (score objective) against solver.solve of the position."""
+    """Every scored card of a study (score objective) against stich.solve of the position."""
     engine = new_engine(16)
     checked = 0
     for game, count in (("scharwenzel", 3), ("schafkopf2", 1)):
@@ -172,13 +172,13 @@ def test_a_study_scores_its_decisions_like_solve():
 def test_the_first_visible_bare_ten_decision_is_trick_1():
     """Issue 18, done when: with --first --objective total, a study records the visible bare
     ten's first decision at trick 1 in every deal where seat 1's bare ten is not trump."""
-    from solver.deals.constraints import parse_constraint
+    from stich.deals.constraints import parse_constraint
     name = "schafkopf2.bare_ten.lead_at_once"
     accept = parse_constraint("seat 1 up holds a bare ten", "schafkopf2")
     engine = new_engine(16)
     for dealt in generate_deals("schafkopf2", 7, 8, accept=accept):
         record = walk_deal(dealt.deal, [REGISTRY[name]], WalkSettings("total", first=True), engine)
-        view_advised = REGISTRY[name](__import__("solver.tactics.view", fromlist=["x"]).player_view(dealt.deal))
+        view_advised = REGISTRY[name](__import__("stich.tactics.view", fromlist=["x"]).player_view(dealt.deal))
         if view_advised:
             assert record.decisions[0].ply == 0 and record.decisions[0].seat == 1
 
@@ -207,7 +207,7 @@ def hand_records() -> list[tuple[str, str, DealRecord]]:
 
 
 def test_summary_of_a_hand_computed_case():
-    from solver.tactics import Tactic
+    from stich.tactics import Tactic
     t = Tactic("t", None, lambda view: None, "A test tactic.")
     row = summarise(hand_records(), [t], 0, "total", "tricks")["tactics"][0]
     policy = row["policy"]
@@ -238,7 +238,7 @@ def test_summary_of_a_hand_computed_case():
 
 
 def test_breakdown_by_a_feature_splits_the_hand_computed_case():
-    from solver.tactics import Tactic
+    from stich.tactics import Tactic
     t = Tactic("t", None, lambda view: None, "A test tactic.")
     row = summarise(hand_records(), [t], 0, "total", "tricks", by="trick")["tactics"][0]
     groups = {g["value"]: g for g in row["by"]["groups"]}
@@ -333,7 +333,7 @@ def test_examples_resolve_to_what_they_say(tmp_path):
 @pytest.mark.slow
 def test_kill_and_resume_a_real_process(tmp_path):
     out = tmp_path / "k.jsonl"
-    args = [sys.executable, "-m", "cli.main", "tactic", "schafkopf2.pull_trumps.*", "--game", "schafkopf2",
+    args = [sys.executable, "-m", "stich.cli.main", "tactic", "schafkopf2.pull_trumps.*", "--game", "schafkopf2",
             "--deals", "6", "--seed", "2", "--jobs", "1", "--json", "--quiet", "--out", str(out)]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     import time
@@ -353,7 +353,7 @@ def test_kill_and_resume_a_real_process(tmp_path):
 BAD_FILES = {
     "raises_on_load.py": "raise RuntimeError('broken')\n",
     "raises.py": "def bad(view):\n    return 1 / 0\nTACTICS = {'bad': bad}\n",
-    "illegal.py": ("from solver.model.cards import Card\n"
+    "illegal.py": ("from stich.model.cards import Card\n"
                    "def bad(view):\n    return [c for c in view.rules.deck if c not in view.legal][:1]\n"
                    "TACTICS = {'bad': bad}\n"),
     "peeks.py": "def bad(view):\n    return view.held(view.partners()[0])[:1]\nTACTICS = {'bad': bad}\n",
@@ -438,7 +438,7 @@ def test_conditional_report_of_a_hand_computed_case():
     """Ten deals, one decision each: at trick 1 the advised card gives away nothing where a
     random card gives away 1 (advice better), at trick 2 the advice gives away 3 where a random
     card gives away 1.5 (advice worse); lead/follow never varies, so it is no condition."""
-    from solver.study.summary import conditional
+    from stich.study.summary import conditional
     records = []
     for k in range(10):
         trick = 1 if k < 5 else 2

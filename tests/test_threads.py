@@ -14,20 +14,20 @@ import threading
 import pytest
 from randompositions import MODES, generate
 
-from solver.analysis.table import dd_table
-from solver.core._search import Engine
-from solver.deals.deal import loads
-from solver.deals.dealing import random_deal
-from solver.games import GAMES
-from solver.search.session import Session
-from solver.search.solve import new_engine, solve
+from stich.analysis.table import dd_table
+from stich.core._search import Engine
+from stich.deals.deal import loads
+from stich.deals.dealing import random_deal
+from stich.games import GAMES
+from stich.search.session import Session
+from stich.search.solve import new_engine, solve
 
 
 @pytest.fixture(autouse=True)
 def threads_on_every_position(monkeypatch):
     """solve scores cards in threads only after a value search of 50,000 nodes or more;
     here on every position, so that the small ones are threaded too."""
-    import solver.search.solve as solve_module
+    import stich.search.solve as solve_module
     monkeypatch.setattr(solve_module, "THREADS_FROM_NODES", 0)
 
 
@@ -158,8 +158,8 @@ def test_table_threads_ctrl_c_keeps_whole_cells(monkeypatch):
     shown is whole and exact, and the command exits 130."""
     from click.testing import CliRunner
 
-    import solver.analysis.table as table_module
-    from cli.main import main
+    import stich.analysis.table as table_module
+    from stich.cli.main import main
     real, calls = table_module.solve, {"n": 0}
 
     def interrupted(*args, **kwargs):

@@ -27,7 +27,7 @@ import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[2]), int(sys.argv[2])))
 sys.path.insert(0, sys.argv[1])
 from click.testing import CliRunner
-from cli.main import main
+from stich.cli.main import main
 out = {}
 for name, args in json.loads(sys.stdin.read()).items():
     result = CliRunner().invoke(main, args)

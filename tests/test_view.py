@@ -21,11 +21,11 @@ import reference as ref
 from click.testing import CliRunner
 from randompositions import generate_case
 
-from cli.main import main
-from solver import solve
-from solver.deals.deal import Deal, DealError, Pile, loads
-from solver.games.layouts import Region
-from solver.view import (
+from stich.cli.main import main
+from stich import solve
+from stich.deals.deal import Deal, DealError, Pile, loads
+from stich.games.layouts import Region
+from stich.view import (
     count_layouts,
     every_layout,
     information,
@@ -34,8 +34,8 @@ from solver.view import (
     sample_layouts,
     write_hidden,
 )
-from solver.view.sampling import layout_key
-from solver.view.suggest import aggregate, mean_interval, suggest
+from stich.view.sampling import layout_key
+from stich.view.suggest import aggregate, mean_interval, suggest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("scharwenzel-4", "scharwenzel-4-ending", "scharwenzel-6", "schafkopf2-schellen",
@@ -233,7 +233,7 @@ def test_interval_covers_the_exact_value_about_95_percent():
 
 
 def _rows(info, layout):
-    from solver.view.suggest import score_layout
+    from stich.view.suggest import score_layout
     return score_layout(info.fill(layout).dump(), info.seat, "total", 4)
 
 
@@ -468,8 +468,8 @@ play = ["GK G10", "EU S7"]
 
 
 def test_player_view_of_an_open_ending_is_the_double_dummy_judgement():
-    from solver.analysis.replay import replay
-    from solver.view.suggest import judge_play
+    from stich.analysis.replay import replay
+    from stich.view.suggest import judge_play
     deal = loads(OPEN_PLAYED, "open-played")
     steps = replay(deal, tt_megabytes=4).steps
     judged = judge_play(deal, objective="total", jobs=1, tt_megabytes=4)

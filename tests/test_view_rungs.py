@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 from randompositions import MODES, generate
 
-from solver.deals.deal import loads
-from solver.deals.dealing import random_deal
-from solver.search.solve import new_engine
-from solver.view import information
-from solver.view.suggest import NO_LADDER, layout_rungs, score_layout, suggest
+from stich.deals.deal import loads
+from stich.deals.dealing import random_deal
+from stich.search.solve import new_engine
+from stich.view import information
+from stich.view.suggest import NO_LADDER, layout_rungs, score_layout, suggest
 
 
 def without_totals(rows):
@@ -54,7 +54,7 @@ def test_rungs_are_the_full_solves(text):
                                              ("elfern", 13, 26), ("officers_skat", 14, 20)])
 def test_advice_without_totals_agrees(game, seed, plies):
     """The same rungs, levels and P(best) per card as with the totals; no totals shown."""
-    from solver.search.solve import solve
+    from stich.search.solve import solve
     deal = random_deal(game, seed)
     line = solve(deal).line
     here = deal.after(list(line[:plies]))
@@ -75,7 +75,7 @@ def test_advice_without_totals_agrees(game, seed, plies):
 def test_no_totals_needs_the_score_objective():
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-m", "cli.main", "suggest",
+    out = subprocess.run([sys.executable, "-m", "stich.cli.main", "suggest",
                           "examples/hidden/schafkopf2-hidden.toml", "--objective", "total",
                           "--no-totals"], capture_output=True, text=True)
     assert out.returncode == 2 and "--no-totals" in out.stderr

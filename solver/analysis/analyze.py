@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.core.anytime import Limits
-from solver.deals.deal import Deal, DealError, loads
-from solver.model.cards import Card
-from solver.search.solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
+from stich.core.anytime import Limits
+from stich.deals.deal import Deal, DealError, loads
+from stich.model.cards import Card
+from stich.search.solve import DEFAULT_TT_MEGABYTES, MoveValue, Result, new_engine, solve
 
 
 @dataclass(frozen=True)

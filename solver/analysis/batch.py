@@ -2,7 +2,7 @@
 resumable.
 
 The deals come from deal files or ``--generate``; each is solved by a worker of the pool
-(``solver.run.pool``) and written to the results file (``solver.run.results``) as soon as it is
+(``stich.run.pool``) and written to the results file (``stich.run.results``) as soon as it is
 solved, as the object the command chose to record (``stich solve --json``'s).
 """
 
@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from solver.deals.deal import Deal, DealError, load, loads
-from solver.deals.dealing import MAX_DEALS, generate_deals, parse_label, stream_label
-from solver.games import GAMES
-from solver.run import RunError
-from solver.run.pool import run_everywhere, worker_engine
-from solver.run.results import BatchItem, Recovery, ResultsFile, error_record, record_of
+from stich.deals.deal import Deal, DealError, load, loads
+from stich.deals.dealing import MAX_DEALS, generate_deals, parse_label, stream_label
+from stich.games import GAMES
+from stich.run import RunError
+from stich.run.pool import run_everywhere, worker_engine
+from stich.run.results import BatchItem, Recovery, ResultsFile, error_record, record_of
 
 
 class BatchError(RunError):
@@ -145,7 +145,7 @@ def solve_item(item_id: str, text: str, objective: str, with_moves: bool,
     """Solve one deal (its TOML) with this worker's engine: (id, ``encode(result)``, the
     object the command records).  ``limits`` apply to this deal; a deal stopped by Ctrl-C is
     not a result (it is solved again on resume), so the interrupt goes on up."""
-    from solver.search.solve import solve
+    from stich.search.solve import solve
     deal = loads(text, item_id)
     result = solve(deal, objective=objective, engine=worker_engine(tt_megabytes),
                    with_moves=with_moves, limits=limits)
@@ -181,7 +181,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
     ``result`` is ``encode(result)`` (the command's JSON of a ``Result``; a module-level
     function, so that it reaches worker processes).
 
-    ``limits`` (``solver.core.anytime.Limits``) apply to each deal: a deal that hits them gets a
+    ``limits`` (``stich.core.anytime.Limits``) apply to each deal: a deal that hits them gets a
     line with ``"exact": false``, the bounds proven and the limits.
 
     ``jobs``: worker processes (default ``os.cpu_count()``; 1 solves in this process);

@@ -18,18 +18,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from solver.core.anytime import Limits
-from solver.deals.deal import Deal, DealError
-from solver.model.cards import Card
-from solver.model.outcome import Rung
-from solver.model.rules import side_label
-from solver.search.session import Session
-from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine
+from stich.core.anytime import Limits
+from stich.deals.deal import Deal, DealError
+from stich.model.cards import Card
+from stich.model.outcome import Rung
+from stich.model.rules import side_label
+from stich.search.session import Session
+from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine
 
 
 def goal_words() -> dict[str, list[str]]:
     """Each goal word some game offers, with the games that offer it."""
-    from solver.games import GAMES
+    from stich.games import GAMES
     words: dict[str, list[str]] = {}
     for name, game in sorted(GAMES.items()):
         for word in game.goals:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.anytime import Limits, Stopped
-from solver.deals.deal import Deal
-from solver.model.cards import Card
-from solver.search.ladder import forced_rung
-from solver.search.session import Session
-from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine
+from stich.core.anytime import Limits, Stopped
+from stich.deals.deal import Deal
+from stich.model.cards import Card
+from stich.search.ladder import forced_rung
+from stich.search.session import Session
+from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine
 
 
 @dataclass(frozen=True)

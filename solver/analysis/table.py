@@ -17,11 +17,11 @@ import queue
 import threading
 from dataclasses import dataclass, replace
 
-from solver.core.anytime import Limits
-from solver.deals.deal import Deal, DealError, loads
-from solver.model.cards import SUITS
-from solver.model.outcome import Outcome
-from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+from stich.core.anytime import Limits
+from stich.deals.deal import Deal, DealError, loads
+from stich.model.cards import SUITS
+from stich.model.outcome import Outcome
+from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
 
 @dataclass(frozen=True)

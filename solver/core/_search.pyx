@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The search core: one alpha-beta for every game, reading the flat tables of solver.core.tables.
+"""The search core: one alpha-beta for every game, reading the flat tables of stich.core.tables.
 
 ``Engine`` is the only Python-visible object.  It holds the game tables, the current position
 (which Python moves along with ``push``/``pop``) and a transposition table of fixed size that
@@ -114,7 +114,7 @@ cdef class Engine:
     # --- set up ---------------------------------------------------------------------------
 
     def setup(self, dict t, bint keep_tt=False):
-        """Load game tables and a position (see ``solver.core.tables.Tables.as_dict``).
+        """Load game tables and a position (see ``stich.core.tables.Tables.as_dict``).
 
         The transposition table is cleared unless ``keep_tt``: keep it only for another
         position of the same deal under the same rules (entries assume who holds which card)."""

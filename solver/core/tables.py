@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.model.cards import Card
-from solver.model.position import Position
-from solver.model.rules import NEXT_HIGHER, FollowRule, RuleSet
+from stich.model.cards import Card
+from stich.model.position import Position
+from stich.model.rules import NEXT_HIGHER, FollowRule, RuleSet
 
 MAX_CARDS = 64
 

@@ -72,11 +72,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from solver.files.interrupt import USER_RAISES
-from solver.files.userfile import UserFileError, load_module, users_fault
-from solver.games import GAMES
-from solver.games.layouts import LAYOUTS
-from solver.model.cards import (
+from stich.files.interrupt import USER_RAISES
+from stich.files.userfile import UserFileError, load_module, users_fault
+from stich.games import GAMES
+from stich.games.layouts import LAYOUTS
+from stich.model.cards import (
     ACE,
     EIGHT,
     FRENCH,
@@ -667,15 +667,15 @@ def all_of(predicates) -> Predicate | None:
 def load_predicate(path: str | Path) -> Predicate:
     """Load ``accept(deal) -> bool`` from a Python file.
 
-    The deal is a ``solver.deals.deal.Deal`` (a whole deal as dealt, equal to the one written):
+    The deal is a ``stich.deals.deal.Deal`` (a whole deal as dealt, equal to the one written):
     ``deal.game``, ``deal.players``, ``deal.notation``; ``deal.hands`` {seat: (Card, ...)}
     (Scharwenzel, Elfern); ``deal.piles`` {seat: (Pile(up, down), ...)} (Schafkopf2);
     ``deal.stock`` (Elfern, top card first); ``deal.trump_suit`` (0 clubs .. 3 diamonds, or
     None); ``deal.rule_set`` with ``effective_suit[card]``, ``is_trump(card)``,
     ``power[card]`` (higher beats lower within an effective suit; trumps above 100),
     ``trumps`` (high to low), ``values[card]`` (card points / honours) and ``deck``.  A
-    ``Card`` is ``(suit, rank)`` with the constants of ``solver.model.cards`` (CLUBS .. DIAMONDS,
-    SEVEN .. ACE) and ``solver.model.cards.parse_card("♣Q")``.  ``solver.deals.dealing.holding(deal,
+    ``Card`` is ``(suit, rank)`` with the constants of ``stich.model.cards`` (CLUBS .. DIAMONDS,
+    SEVEN .. ACE) and ``stich.model.cards.parse_card("♣Q")``.  ``stich.deals.dealing.holding(deal,
     seat, part=None)`` gives every card a seat holds (piles: up and down, or one layer).
     """
     path = Path(path)

@@ -16,14 +16,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from solver.files.userfile import UserFileError, read_bytes
-from solver.games import GAMES, Game, OptionError, RuleFileError, find_game
-from solver.games.base import NAMED
-from solver.games.layouts import LAYOUTS, Pile
-from solver.games.rulefile import RULES_DIR, NoRuleFile
-from solver.model.cards import NOTATIONS, Card, CardError, parse_card, parse_suit, suit_name
-from solver.model.position import IllegalMove, Position
-from solver.model.rules import RuleSet
+from stich.files.userfile import UserFileError, read_bytes
+from stich.games import GAMES, Game, OptionError, RuleFileError, find_game
+from stich.games.base import NAMED
+from stich.games.layouts import LAYOUTS, Pile
+from stich.games.rulefile import RULES_DIR, NoRuleFile
+from stich.model.cards import NOTATIONS, Card, CardError, parse_card, parse_suit, suit_name
+from stich.model.position import IllegalMove, Position
+from stich.model.rules import RuleSet
 
 from .hidden_marks import hidden_file_problem  # the player's view (issue 10)
 
@@ -185,7 +185,7 @@ class Deal:
 
     def dump(self, hidden: frozenset = frozenset()) -> str:
         """The deal as TOML in the format it was read from; ``loads(dump())`` gives it back.
-        ``hidden``: start slots (``solver.games.layouts.Slot``) written as ``?``, for the
+        ``hidden``: start slots (``stich.games.layouts.Slot``) written as ``?``, for the
         player's view's hidden deal files."""
         n = self.notation
         spec = self.game_spec

@@ -20,8 +20,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
-from solver.games import GAMES
-from solver.model.cards import Card
+from stich.games import GAMES
+from stich.model.cards import Card
 
 from .deal import Deal, loads
 

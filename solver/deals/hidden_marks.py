@@ -1,16 +1,16 @@
 """How a deal file shows hidden cards (``?``, ``unknown``, ``seat``), known to the plain reader
-without importing the player's view (``solver.view.hidden`` reads such files).  Where a ``?``
-may stand is the layouts' to say (``solver.games.layouts``)."""
+without importing the player's view (``stich.view.hidden`` reads such files).  Where a ``?``
+may stand is the layouts' to say (``stich.games.layouts``)."""
 
 from __future__ import annotations
 
-from solver.games.layouts import HIDDEN, LAYOUTS
+from stich.games.layouts import HIDDEN, LAYOUTS
 
 EXTRA_KEYS = ("unknown", "seat")
 
 
 def hidden_file_problem(data: dict) -> tuple[str, str] | None:
-    """(key, message) when a plain reader meets a hidden deal file (hook in ``solver.deals.deal``)."""
+    """(key, message) when a plain reader meets a hidden deal file (hook in ``stich.deals.deal``)."""
     if not is_hidden_data(data):
         return None
     key = next((k for k in EXTRA_KEYS if k in data), None) or _marked_keys(data)[0]

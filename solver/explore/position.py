@@ -16,11 +16,11 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from solver.deals.deal import Deal, DealError, loads, show_text
-from solver.model.cards import Card, suit_name
-from solver.model.position import Position
-from solver.model.rules import side_label
-from solver.report.common import UNIT_WORDS, headline, shown_suit
+from stich.deals.deal import Deal, DealError, loads, show_text
+from stich.model.cards import Card, suit_name
+from stich.model.position import Position
+from stich.model.rules import side_label
+from stich.report.common import UNIT_WORDS, headline, shown_suit
 
 MAX_MOVES = 400          # more than any deal has cards
 MAX_START = 64 * 1024    # a deal file is a few hundred bytes

@@ -17,12 +17,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.analysis.analyze import analyze
-from solver.deals.deal import Deal
-from solver.report.analysis import analysis_json
-from solver.report.suggest import suggest_json
-from solver.view import EXACT_LIMIT, count_layouts, information
-from solver.view.suggest import suggest
+from stich.analysis.analyze import analyze
+from stich.deals.deal import Deal
+from stich.report.analysis import analysis_json
+from stich.report.suggest import suggest_json
+from stich.view import EXACT_LIMIT, count_layouts, information
+from stich.view.suggest import suggest
 
 from .pool import WorkerPool
 from .position import RequestError, describe, file_line, position_deal, start_text

@@ -5,7 +5,7 @@ A tactic, a decision feature or a predicate is the user's code: whatever it rais
 ``BaseException`` included.  But
 Ctrl-C arrives as a ``KeyboardInterrupt`` too, and it must stop the run (exit 130) keeping what
 is finished.  The command line runs under ``watching()``, whose SIGINT handler notes that the
-key was pressed; a worker process ignores SIGINT (``solver.run.pool``), so any
+key was pressed; a worker process ignores SIGINT (``stich.run.pool``), so any
 ``KeyboardInterrupt`` there is the user's code's own.  Where nobody watches (the library
 called from a program), every ``KeyboardInterrupt`` counts as Ctrl-C, as before.
 """

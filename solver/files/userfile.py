@@ -131,7 +131,7 @@ def raised(exc: BaseException, width: int = 200) -> str:
 
 def users_fault(exc: BaseException) -> str:
     """``raised(exc)`` of what a user's code raised, to be reported as its file's fault; a real
-    Ctrl-C is no fault of the file and goes on up (``solver.files.interrupt``)."""
+    Ctrl-C is no fault of the file and goes on up (``stich.files.interrupt``)."""
     if is_ctrl_c(exc):
         raise exc
     return raised(exc)

@@ -1,6 +1,6 @@
 """What every game is made of: a rule set is data, never code the search has to know about.
 
-A ``Game`` knows its options and builds a ``RuleSet`` (``solver.model.rules``) for one deal
+A ``Game`` knows its options and builds a ``RuleSet`` (``stich.model.rules``) for one deal
 (trump, options, players): everything play depends on.  Beside it a game says what a seat sees,
 which puzzle goals it knows, how its outcome ladder runs and what its deal files hold.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from solver.model.cards import SUITS, Card
-from solver.model.rules import RuleSet
+from stich.model.cards import SUITS, Card
+from stich.model.rules import RuleSet
 
 
 class OptionError(ValueError):
@@ -52,7 +52,7 @@ class Option:
 
 @dataclass(frozen=True)
 class View:
-    """What one seat sees of the layout (the player's view, ``solver.view``).  Played cards are
+    """What one seat sees of the layout (the player's view, ``stich.view``).  Played cards are
     always seen; a seat always sees the cards it holds in hand and every face-up pile card.
     Failures to follow are read from the follow rules (``RuleSet.follow``/``stock_follow``),
     so they reveal a void only where following is compulsory.  ``why`` gives the reason."""
@@ -100,7 +100,7 @@ class Game:
     name: str
     title: str
     default_notation: str
-    layout: Any                     # a layout object of ``solver.games.layouts``
+    layout: Any                     # a layout object of ``stich.games.layouts``
     options: tuple[Option, ...]
     build: Callable[..., RuleSet]
     seat_counts: tuple[int, ...] = (2,)          # the first is the default
@@ -125,7 +125,7 @@ class Game:
     goals: dict[str, GoalWord] = field(default_factory=lambda: {"win": WIN})
     variations: Callable[[Any], list | None] | None = field(default=None, compare=False)
     report_sections: Callable[[Any], list[tuple[str, list[str], list[list]]]] | None = field(default=None, compare=False)
-    # --- games from rule files (``solver.games.rulefile``) ---
+    # --- games from rule files (``stich.games.rulefile``) ---
     first_leader: int = 1           # the seat leading when the deal file names no leader
     sources: tuple[str, ...] = ()   # where the rules come from
     rule_file: str | None = None    # the rule file's path (None: a built-in Python definition)

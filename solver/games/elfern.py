@@ -7,9 +7,9 @@ stock is empty a player must follow suit (``must_head``: and beat the card led i
 
 from __future__ import annotations
 
-from solver.model.cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
-from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung
-from solver.model.rules import FREE, FollowRule, RuleSet
+from stich.model.cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
+from stich.model.outcome import ALWAYS, AtLeast, Outcome, Rung
+from stich.model.rules import FREE, FollowRule, RuleSet
 
 from .base import SCHNEIDER, WIN, Game, GoalWord, Option, View
 from .layouts import Stock

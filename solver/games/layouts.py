@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from solver.model.cards import Card
+from stich.model.cards import Card
 
 HANDS, PILES, STOCK = "hands", "piles", "stock"     # the deal file's keys (and slot kinds)
 HIDDEN = "?"                                        # a card the viewing seat does not know

@@ -16,8 +16,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from solver.files.userfile import NoSuchFile, UserFileError, read_text
-from solver.model.cards import (
+from stich.files.userfile import NoSuchFile, UserFileError, read_text
+from stich.model.cards import (
     ACE,
     EIGHT,
     FRENCH,
@@ -37,7 +37,7 @@ from solver.model.cards import (
     parse_suit,
     suit_name,
 )
-from solver.model.rules import FREE, FollowRule, RuleSet
+from stich.model.rules import FREE, FollowRule, RuleSet
 
 from .base import EVERY_TRICK, NAMED, NO_TRUMP, OPTIONAL, Game, GoalWord, Option, OptionError, View
 from .layouts import Hands, Piles, Stock

@@ -8,7 +8,7 @@ Schellen) T9 T8; plain suits A 10 K O 9 8 7 without their trumps.
 
 from __future__ import annotations
 
-from solver.model.cards import (
+from stich.model.cards import (
     ACE,
     CLUBS,
     DIAMONDS,
@@ -25,8 +25,8 @@ from solver.model.cards import (
     TEN,
     Card,
 )
-from solver.model.outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
-from solver.model.rules import FollowRule, RuleSet
+from stich.model.outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
+from stich.model.rules import FollowRule, RuleSet
 
 from .base import EVERY_TRICK, OPTIONAL, SCHNEIDER, WIN, Game, Option, View
 from .layouts import Piles

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.model.cards import (
+from stich.model.cards import (
     ACE,
     CLUBS,
     DIAMONDS,
@@ -28,14 +28,14 @@ from solver.model.cards import (
     Card,
     suit_name,
 )
-from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
-from solver.model.rules import FollowRule, RuleSet
+from stich.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from stich.model.rules import FollowRule, RuleSet
 
 from .base import EVERY_TRICK, NAMED, WIN, Game, GoalWord, Option, View
 from .layouts import Hands
 
 if TYPE_CHECKING:
-    from solver.model.position import Position
+    from stich.model.position import Position
 
 # a new option: also a row of the README's option table and its effect in tests/reference.py,
 # both by hand (README "How to add an option")

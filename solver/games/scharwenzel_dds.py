@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.model.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, format_cards, suit_name
+from stich.model.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, format_cards, suit_name
 
 from . import GAMES
 
@@ -114,7 +114,7 @@ def _bridge_card_key(text: str) -> str:
 def to_bridge(deal) -> BridgeDeal:
     """A four-player Scharwenzel deal (whole, or an ending with equal hands, no ``play``) as a
     bridge deal: PBN string with North (seat 1) first, trump and leader letters.  ``deal`` is a
-    ``solver.Deal``, read only (the deal layer sits above the games, so it is not imported)."""
+    ``stich.Deal``, read only (the deal layer sits above the games, so it is not imported)."""
     if deal.game != GAME:
         raise MappingError(f"only Scharwenzel maps onto bridge, not {deal.game}")
     if deal.players != 4:
@@ -146,7 +146,7 @@ def to_bridge(deal) -> BridgeDeal:
 
 def from_bridge(pbn: str, trump: str, leader: str = "N", *, taken: tuple[int, int] = (0, 0),
                 rules: dict[str, Any] | None = None) -> str:
-    """The Scharwenzel deal file (text; ``solver.loads`` reads it) of a bridge deal made of
+    """The Scharwenzel deal file (text; ``stich.loads`` reads it) of a bridge deal made of
     mapped cards.  ``pbn``: ``"N:..."`` (or another first seat, or no prefix for North);
     ``trump`` and ``leader`` are letters."""
     trump_letter = trump.strip().upper()[:1]

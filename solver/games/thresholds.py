@@ -1,7 +1,7 @@
 """Outcomes from thresholds: a win by points (or tricks) per side, levels above a simple win.
 
 A rule file's ``[outcome]`` table compiles into ``Thresholds``, which gives the two functions
-every game provides (``solver.model.outcome``): ``outcome(final)`` and ``ladder(position)``.  Levels
+every game provides (``stich.model.outcome``): ``outcome(final)`` and ``ladder(position)``.  Levels
 are listed from the lowest to the highest and each must imply the one before (Schwarz implies
 Schneider): then "side wins with level >= j" is one threshold on seat 1's final total, or, for a
 level "the loser takes no trick", a streak of every remaining trick.  The total is fixed once a
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
-from solver.model.rules import side_label
+from stich.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from stich.model.rules import side_label
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ This is the readable statement of the rules: which cards a seat may play and why
 illegal, what happens after a trick (piles turn up, the stock is drawn winner first) and who
 has won what, and the pairs a leader may show (Mariage's marriages) and the run bonus (the
 Wäsche).  It is used to replay a deal file's ``play``, to follow a solver line and to
-report; the search core plays by the same rule set compiled to bitmasks (``solver.core.tables``),
+report; the search core plays by the same rule set compiled to bitmasks (``stich.core.tables``),
 and the history it needs comes from ``Position.history_tag``.
 Seats are 0-based here; the side of a seat is ``seat % 2``.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from solver.model.rules import RuleSet
+from stich.model.rules import RuleSet
 
 from .cards import Card, suit_name, suit_symbol
 

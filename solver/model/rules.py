@@ -1,8 +1,8 @@
 """The rules of one deal as data: the pack, effective suits, trick-taking power, card values,
 the follow rule and the layout.
 
-A game (``solver.games``) builds a ``RuleSet`` for a deal; ``solver.model.position`` plays by
-it and ``solver.core.tables`` compiles it into the flat arrays of the search core.
+A game (``stich.games``) builds a ``RuleSet`` for a deal; ``stich.model.position`` plays by
+it and ``stich.core.tables`` compiles it into the flat arrays of the search core.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class RuleSet:
     game: str
     unit: str                       # "tricks", "points" or "honours"
     seats: int
-    layout: Any                     # a layout object of ``solver.games.layouts``
+    layout: Any                     # a layout object of ``stich.games.layouts``
     deck: tuple[Card, ...]
     trump: int | None
     trumps: tuple[Card, ...]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from tabulate import tabulate
 
-from solver.model.rules import side_label
+from stich.model.rules import side_label
 
 from .common import (
     card_text,
@@ -21,7 +21,7 @@ from .common import (
 from .solve import partial_moves_table, partial_summary, solve_json
 
 if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
-    from solver.analysis.analyze import Analysis
+    from stich.analysis.analyze import Analysis
 
 
 def analysis_report(analyses, expand: bool) -> str:

@@ -7,8 +7,8 @@ from typing import Iterable
 
 from tabulate import tabulate
 
-from solver.deals.dealing import parse_label
-from solver.run.results import is_partial
+from stich.deals.dealing import parse_label
+from stich.run.results import is_partial
 
 
 def _winner_text(label: str, winner: int | None) -> str:

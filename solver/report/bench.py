@@ -6,7 +6,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from solver.run.bench import SWITCHES
+from stich.run.bench import SWITCHES
 
 
 def _ns(value) -> str:

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from solver.deals.deal import Deal, show_text
-from solver.model.cards import Card
-from solver.model.position import Position
-from solver.model.rules import RuleSet, side_label
-from solver.search.solve import Result
+from stich.deals.deal import Deal, show_text
+from stich.model.cards import Card
+from stich.model.position import Position
+from stich.model.rules import RuleSet, side_label
+from stich.search.solve import Result
 
 if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
     pass

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .common import STOPPED_WORDS, card_text, cards_text, headline, position_table
 
 if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
-    from solver.analysis.puzzle import PuzzleResult
+    from stich.analysis.puzzle import PuzzleResult
 
 
 def puzzle_report(result) -> str:

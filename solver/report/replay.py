@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from tabulate import tabulate
 
-from solver.model.rules import side_label
+from stich.model.rules import side_label
 
 from .common import (
     STOPPED_WORDS,
@@ -21,7 +21,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
-    from solver.analysis.replay import Replay
+    from stich.analysis.replay import Replay
 
 
 def replay_report(replay) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from solver.games.rulefile import summary
+from stich.games.rulefile import summary
 
 
 def _value(value) -> str:

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from tabulate import tabulate
 
-from solver.model.rules import RuleSet, side_label
-from solver.search.solve import Result
+from stich.model.rules import RuleSet, side_label
+from stich.search.solve import Result
 
 from .common import (
     STOPPED_WORDS,

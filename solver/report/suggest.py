@@ -6,8 +6,8 @@ from typing import Iterable
 
 from tabulate import tabulate
 
-from solver.report.common import UNIT_WORDS
-from solver.view.suggest import Judgement, Suggestion
+from stich.report.common import UNIT_WORDS
+from stich.view.suggest import Judgement, Suggestion
 
 
 def suggest_json(s: Suggestion) -> dict:

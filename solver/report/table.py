@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 from tabulate import tabulate
 
-from solver.deals.deal import Deal
-from solver.model.cards import suit_name
-from solver.model.rules import side_label
+from stich.deals.deal import Deal
+from stich.model.cards import suit_name
+from stich.model.rules import side_label
 
 from .common import (
     STOPPED_WORDS,
@@ -20,7 +20,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analyses
-    from solver.analysis.table import Table
+    from stich.analysis.table import Table
 
 
 def _levels_text(levels, deal: Deal) -> str:

@@ -13,7 +13,7 @@ import textwrap
 
 from tabulate import tabulate
 
-from solver.study.stats import p_text
+from stich.study.stats import p_text
 
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 WIDTH = 120

@@ -1,6 +1,6 @@
 """Fixed, seeded deal sets and the measurements of ``stich bench`` and ``benchmarks/``.
 
-A deal set is a game, its options and a list of seeds: ``solver.deals.dealing.random_deal`` turns
+A deal set is a game, its options and a list of seeds: ``stich.deals.dealing.random_deal`` turns
 each seed into the same deal on every machine.  Each deal is measured from a clean engine
 state (``Engine.clear()`` and a table cleared by ``setup``), so the node count of a deal does
 not depend on what was solved before it: the same code on the same machine with the same
@@ -8,10 +8,10 @@ table size gives the same count, run after run.  Times, of course, vary.
 
 Two measurements:
 
-- ``measure_value``: the exact value of the position, the way ``solver.solve`` starts
+- ``measure_value``: the exact value of the position, the way ``stich.solve`` starts
   (``Session`` compiles the tables and sets the engine up, then ``Engine.value``);
   the time includes that set-up;
-- ``measure_solve``: the whole ``solver.solve`` (value, every legal card scored, the forced
+- ``measure_solve``: the whole ``stich.solve`` (value, every legal card scored, the forced
   outcome for ``objective="score"``, one optimal line).
 """
 
@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from solver.core._search import Engine
-from solver.deals.deal import Deal
-from solver.deals.dealing import random_deal
-from solver.search.session import Session
-from solver.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+from stich.core._search import Engine
+from stich.deals.deal import Deal
+from stich.deals.dealing import random_deal
+from stich.search.session import Session
+from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
 # the techniques --off switches off, as the user names them -> the core's name of the switch
 CORE_SWITCH = {"tt": "tt", "merge": "merge", "bounds": "bounds", "order": "order", "lead": "lead",
@@ -115,7 +115,7 @@ def fresh(engine: Engine) -> Engine:
 
 
 def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measurement:
-    """The exact value under the total objective, like ``solver.solve`` computes it first."""
+    """The exact value under the total objective, like ``stich.solve`` computes it first."""
     fresh(engine)
     started = time.perf_counter()
     position = deal.position()
@@ -129,7 +129,7 @@ def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measur
 
 def measure_solve(deal: Deal, engine: Engine, seed: int | None = None, objective: str = "score",
                   with_moves: bool = True, threads: int = 1) -> Measurement:
-    """The whole ``solver.solve``: value, every legal card scored, outcome and line."""
+    """The whole ``stich.solve``: value, every legal card scored, outcome and line."""
     fresh(engine)
     started = time.perf_counter()
     result = solve(deal, objective=objective, engine=engine, with_moves=with_moves, threads=threads)

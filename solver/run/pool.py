@@ -1,7 +1,7 @@
 """The worker pool that batch, tactic and suggest run their work on: local processes or Dask.
 
 Workers.  Each worker process (each thread of a Dask worker)
-keeps ONE engine (``solver.search.solve.new_engine``) and reuses it for every deal it solves.  Local
+keeps ONE engine (``stich.search.solve.new_engine``) and reuses it for every deal it solves.  Local
 workers are started with "spawn", so they inherit neither the results file nor its lock.
 """
 
@@ -30,7 +30,7 @@ def worker_engine(tt_megabytes: int):
     """This worker's engine (one per process, or per thread of a threaded Dask worker)."""
     engine = getattr(_local, "engine", None)
     if engine is None or _local.tt_megabytes != tt_megabytes:
-        from solver.search.solve import new_engine
+        from stich.search.solve import new_engine
         engine = new_engine(tt_megabytes)
         _local.engine, _local.tt_megabytes = engine, tt_megabytes
     return engine

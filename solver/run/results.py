@@ -5,7 +5,7 @@ The results file (JSON Lines) has one object per solved deal::
     {"id": "scharwenzel-7-0001", "file": "deals/scharwenzel-7-0001.toml" | null,
      "game": "scharwenzel", "label": "scharwenzel", "sha256": "<of the deal TOML>",
      "objective": "score", "with_moves": true, "deal": "<the deal TOML>",
-     "result": {<solver.report.solve.solve_json: totals, outcome, line, moves, ...>}}
+     "result": {<stich.report.solve.solve_json: totals, outcome, line, moves, ...>}}
 
 ``deal`` is the deal as solved (``Deal.dump()`` after any ``--rule``), ``sha256`` its hash.
 A deal that was not solved (a deal file that cannot be read, a solve that failed) gets an

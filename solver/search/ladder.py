@@ -1,6 +1,6 @@
 """The ladder walk: the best outcome level a side can force, one condition at a time.
 
-A game's ladder (``solver.model.outcome``) lists its levels from the best for seat 1's side down;
+A game's ladder (``stich.model.outcome``) lists its levels from the best for seat 1's side down;
 the forced outcome is the first rung whose condition holds under perfect play.  What side
 0's final total alone decides (``decided``) needs no search.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.core.anytime import Stopped
-from solver.model.outcome import ALWAYS, AtLeast, Rung, Streak
+from stich.core.anytime import Stopped
+from stich.model.outcome import ALWAYS, AtLeast, Rung, Streak
 
 if TYPE_CHECKING:
     from .session import Session

@@ -1,10 +1,10 @@
-"""Lines: one optimal continuation to the end (playing a line out is ``solver.search.playout``)."""
+"""Lines: one optimal continuation to the end (playing a line out is ``stich.search.playout``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.model.outcome import AtLeast
+from stich.model.outcome import AtLeast
 
 from .ladder import keeps_rung
 from .objectives import SolverError

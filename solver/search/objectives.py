@@ -3,18 +3,18 @@
 ``total``: each side maximises its own final total (tricks, card points, honours); where
 bonuses add to the points outside the tricks (the pair and run bonuses, e.g. Mariage's
 marriages and Wäsche), the difference of the two totals.  ``score``: each side plays for the
-best outcome in the game's own terms (see ``solver.model.outcome``); the outcome both can force is
+best outcome in the game's own terms (see ``stich.model.outcome``); the outcome both can force is
 found on the game's ladder with null-window and streak searches, never by solving the totals
 exactly.  Where bonuses are scored apart (strokes), the score is not constant-sum: each side
 plays for its own score minus the other's (``score_objective``), one exact search.
 
-The questions themselves are asked of a ``solver.search.session.Session``; the ladder walk is in
-``solver.search.ladder``, the lines in ``solver.search.lines``.
+The questions themselves are asked of a ``stich.search.session.Session``; the ladder walk is in
+``stich.search.ladder``, the lines in ``stich.search.lines``.
 """
 
 from __future__ import annotations
 
-from solver.model.position import Position
+from stich.model.position import Position
 
 OBJECTIVES = ("score", "total")
 

@@ -1,12 +1,12 @@
 """Playing a line of cards out with the referee (``Position``), to read its tricks and totals.
 
-Apart from the line search (``solver.search.lines``) because the search session needs it too, and
+Apart from the line search (``stich.search.lines``) because the search session needs it too, and
 the session is what the line search is built on.
 """
 
 from __future__ import annotations
 
-from solver.model.position import Move, Position
+from stich.model.position import Move, Position
 
 from .objectives import SolverError
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.deals.deal import Deal
-from solver.model.cards import Card
-from solver.model.outcome import Outcome
+from stich.deals.deal import Deal
+from stich.model.cards import Card
+from stich.model.outcome import Outcome
 
 __all__ = ["MoveValue", "Result"]
 

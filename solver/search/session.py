@@ -7,9 +7,9 @@ and questions under another objective (``with session.objective(...)``, which re
 totals objective afterwards).  The session mirrors the engine with a referee position, played
 out only when asked for, so the game's history is known at every node.
 
-A session may carry a budget (``solver.core.anytime.Budget``): ``guarded(step)`` runs searches
+A session may carry a budget (``stich.core.anytime.Budget``): ``guarded(step)`` runs searches
 within it and raises ``Stopped`` with what is proven when it runs out.  The ladder walk is in
-``solver.search.ladder``, the line searches in ``solver.search.lines``.
+``stich.search.ladder``, the line searches in ``stich.search.lines``.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator, TypeVar
 
-from solver.core._search import Engine
-from solver.core.anytime import Budget, Limits, Stopped
-from solver.core.tables import Tables, compile_position
-from solver.deals.deal import Deal
-from solver.model.outcome import ALWAYS, Rung
-from solver.model.position import Move, Position
+from stich.core._search import Engine
+from stich.core.anytime import Budget, Limits, Stopped
+from stich.core.tables import Tables, compile_position
+from stich.deals.deal import Deal
+from stich.model.outcome import ALWAYS, Rung
+from stich.model.position import Move, Position
 
 from .objectives import score_objective, total_objective
 from .playout import replay_line
@@ -281,7 +281,7 @@ class Session:
             return self.engine.test(margin - points[0] + points[1] + self.engine.remaining)
 
     def holds(self, condition) -> bool:
-        """Does ``condition`` (a ladder condition of ``solver.model.outcome``) hold under perfect
+        """Does ``condition`` (a ladder condition of ``stich.model.outcome``) hold under perfect
         play from here?  Each condition knows which question it is."""
         if condition is ALWAYS:
             return True

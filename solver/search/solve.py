@@ -17,10 +17,10 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from solver.core._search import Engine
-from solver.core.anytime import Limits, Stopped
-from solver.deals.deal import Deal
-from solver.model.cards import in_notation
+from stich.core._search import Engine
+from stich.core.anytime import Limits, Stopped
+from stich.deals.deal import Deal
+from stich.model.cards import in_notation
 
 from .ladder import possible_rungs
 from .lines import optimal_line
@@ -73,7 +73,7 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
 
     ``engine``: use this engine (its table is kept only with ``keep_tt``, for another position
     of the same deal and rules); by default the thread's reused engine (``borrowed_engine``).
-    ``limits``: a node or time budget (``solver.core.anytime.Limits``); when it runs out, or on
+    ``limits``: a node or time budget (``stich.core.anytime.Limits``); when it runs out, or on
     Ctrl-C, the result is partial (``exact`` False) and holds only what is proven.
     ``progress(bounds)``: called about four times a second during the value search with each
     side's (low, high) final total proven so far (None where extras make the totals depend

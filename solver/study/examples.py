@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from solver.deals.deal import loads
-from solver.model.cards import parse_card
+from stich.deals.deal import loads
+from stich.model.cards import parse_card
 
 from .records import DealRecord, Decision
 

@@ -1,10 +1,10 @@
 """The study from the player's view (``stich tactic --view player``): each choice judged by
 what the mover could know.
 
-At a decision the mover's information set (``solver.view``) is filled with hidden layouts
+At a decision the mover's information set (``stich.view``) is filled with hidden layouts
 (every one when there are at most ``samples``, else ``samples`` uniform draws, seeded per
 decision), each layout is solved exactly with every legal card scored
-(``solver.view.suggest.score_layout``), and every card gets its expected final total and
+(``stich.view.suggest.score_layout``), and every card gets its expected final total and
 expected outcome rung over the same layouts (paired).  A card's expected loss is the highest
 expected total of any card minus its own.  A run's cost from the player's view is the sum of
 the expected losses of the cards it chose where the advice applied (its other cards are the
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import hashlib
 
-from solver.deals.deal import Deal
-from solver.model.cards import parse_card
-from solver.view import count_layouts, every_layout, information, sample_layouts
-from solver.view.suggest import aggregate, layout_set, score_layout
+from stich.deals.deal import Deal
+from stich.model.cards import parse_card
+from stich.view import count_layouts, every_layout, information, sample_layouts
+from stich.view.suggest import aggregate, layout_set, score_layout
 
 from .records import DealRecord, Judgement
 

@@ -14,12 +14,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from solver.core.anytime import Limits
-from solver.deals.deal import loads
-from solver.run.pool import run_everywhere, worker_engine
-from solver.run.results import BatchItem, ResultsFile, limits_json
-from solver.tactics import Tactic, TacticError, get
-from solver.tactics.loader import file_digest, load_file
+from stich.core.anytime import Limits
+from stich.deals.deal import loads
+from stich.run.pool import run_everywhere, worker_engine
+from stich.run.results import BatchItem, ResultsFile, limits_json
+from stich.tactics import Tactic, TacticError, get
+from stich.tactics.loader import file_digest, load_file
 
 from .judge import Judge
 from .records import DealRecord
@@ -213,7 +213,7 @@ def generated_study_items(game: str, seed: int, count: int, settings: StudySetti
                           players: int | None = None, accept=None,
                           rules: dict[str, str] | None = None) -> list[StudyItem]:
     """Deals 1..count of ``stich deal --game GAME --seed SEED`` (with its ``--where``)."""
-    from solver.deals.dealing import generate_deals, stream_label
+    from stich.deals.dealing import generate_deals, stream_label
     key = settings.fingerprint()
     items = []
     for dealt in generate_deals(game, seed, count, players=players, accept=accept, rules=rules):

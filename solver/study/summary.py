@@ -32,7 +32,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from solver.tactics import Tactic
+from stich.tactics import Tactic
 
 from .records import DealRecord, Decision, Run
 from .stats import (

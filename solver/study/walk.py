@@ -28,14 +28,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from solver.core.anytime import Limits, Stopped
-from solver.deals.deal import Deal
-from solver.model.cards import Card
-from solver.search.ladder import forced_rung
-from solver.search.lines import optimal_line
-from solver.search.session import Session
-from solver.tactics import Tactic, Views
-from solver.tactics.features import describe
+from stich.core.anytime import Limits, Stopped
+from stich.deals.deal import Deal
+from stich.model.cards import Card
+from stich.search.ladder import forced_rung
+from stich.search.lines import optimal_line
+from stich.search.session import Session
+from stich.tactics import Tactic, Views
+from stich.tactics.features import describe
 
 from .records import POLICIES, DealRecord, Decision, Result, Run
 

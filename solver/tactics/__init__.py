@@ -1,4 +1,4 @@
-"""Tactics: named playing advice that the study (``solver.study``) tests against perfect play.
+"""Tactics: named playing advice that the study (``stich.study``) tests against perfect play.
 
 A tactic sees what the mover sees (``view.PlayerView``); ``get(name)`` finds a built-in one,
 ``loader.load_file`` adds a user's, ``features`` describes the situation of a decision.

@@ -1,7 +1,7 @@
 """The tactic API: a named, documented rule that advises legal cards, and the registry.
 
 A tactic is a callable ``tactic(view) -> cards | None``.  ``view`` is what the mover sees at
-the decision (``solver.tactics.view.PlayerView``: his own visible cards, every face-up card,
+the decision (``stich.tactics.view.PlayerView``: his own visible cards, every face-up card,
 the cards played and what play revealed); it never holds the deal.  The tactic returns the
 cards it advises (a subset of ``view.legal``), or None / an empty collection when it does not
 apply.  Advice that names every legal card says nothing, so it counts as not applying (one
@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from solver.files.interrupt import USER_RAISES
-from solver.files.userfile import shown, users_fault
-from solver.model.cards import Card
+from stich.files.interrupt import USER_RAISES
+from stich.files.userfile import shown, users_fault
+from stich.model.cards import Card
 
 from .view import HiddenCardError
 

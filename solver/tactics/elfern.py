@@ -15,7 +15,7 @@ beat" a card when no card he may hold beats it.  The old double-dummy reading of
 
 from __future__ import annotations
 
-from solver.model.cards import ACE, TEN
+from stich.model.cards import ACE, TEN
 
 from .base import tactic
 

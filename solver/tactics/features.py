@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from solver.files.interrupt import USER_RAISES
-from solver.files.userfile import shown, users_fault
+from stich.files.interrupt import USER_RAISES
+from stich.files.userfile import shown, users_fault
 
 from .base import TacticError
 

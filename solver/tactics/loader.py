@@ -2,7 +2,7 @@
 
 The file defines functions ``def name(view) -> cards | None`` and lists them in ``TACTICS``
 (a dict name -> function, or a list of functions: their names are used); without
-``TACTICS`` every public function decorated with ``solver.tactics.tactic`` or named in
+``TACTICS`` every public function decorated with ``stich.tactics.tactic`` or named in
 ``__all__`` counts.  ``FEATURES`` (a dict name -> ``function(view) -> value``) adds features
 that ``stich tactic --by`` can break the tables down by.  See ``examples/my_tactic.py``.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from solver.files.userfile import UserFileError, digest, load_module
+from stich.files.userfile import UserFileError, digest, load_module
 
 from .base import REGISTRY, Tactic, TacticError
 

@@ -14,7 +14,7 @@ for comparison only.
 
 from __future__ import annotations
 
-from solver.model.cards import ACE, TEN, Card
+from stich.model.cards import ACE, TEN, Card
 
 from .base import tactic
 

@@ -11,7 +11,7 @@ as dealt are kept as ``double_dummy.scharwenzel.*``.
 
 from __future__ import annotations
 
-from solver.games.scharwenzel import matador_order, matadors
+from stich.games.scharwenzel import matador_order, matadors
 
 from .base import tactic
 

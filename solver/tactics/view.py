@@ -2,7 +2,7 @@
 
 A player at the table knows his own cards that he can see, every face-up card, the cards
 played and what play has revealed (a failure to follow shows a void).  ``PlayerView`` holds
-exactly that, taken from the mover's information set (``solver.view``, the same one ``stich
+exactly that, taken from the mover's information set (``stich.view``, the same one ``stich
 suggest`` solves over): it keeps no deal, no position and no hidden card, so a tactic built
 on it gives the same advice on every layout the mover cannot tell apart (a property test
 checks this for every built-in tactic).  Asking it for a card the mover cannot see raises
@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from solver.deals.deal import Deal
-from solver.model.cards import Card
-from solver.model.position import Position
-from solver.model.rules import RuleSet
-from solver.view import InfoSet, count_layouts, information
+from stich.deals.deal import Deal
+from stich.model.cards import Card
+from stich.model.position import Position
+from stich.model.rules import RuleSet
+from stich.view import InfoSet, count_layouts, information
 
 
 class HiddenCardError(LookupError):

@@ -21,11 +21,11 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from solver.deals.deal import MAX_DEAL_BYTES, Deal, DealError, load, loads
-from solver.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
-from solver.files.userfile import UserFileError, read_text
-from solver.games import GAMES, RuleFileError, find_game
-from solver.model.cards import CLUBS, Card, CardError, format_cards, parse_card
+from stich.deals.deal import MAX_DEAL_BYTES, Deal, DealError, load, loads
+from stich.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
+from stich.files.userfile import UserFileError, read_text
+from stich.games import GAMES, RuleFileError, find_game
+from stich.model.cards import CLUBS, Card, CardError, format_cards, parse_card
 
 from .infoset import InfoSet, information, start_slots
 from .sampling import count_layouts, sample_layouts

@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import factorial
 
-from solver.deals.deal import Deal, DealError, loads
-from solver.games.layouts import Region, Slot
-from solver.model.cards import Card
-from solver.model.position import Position
+from stich.deals.deal import Deal, DealError, loads
+from stich.games.layouts import Region, Slot
+from stich.model.cards import Card
+from stich.model.position import Position
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from math import prod
 from typing import Iterator
 
-from solver.model.cards import Card
+from stich.model.cards import Card
 
 from .infoset import InfoSet, layouts_per_assignment
 

@@ -1,6 +1,6 @@
 """The player's view: which card to play from what a seat can see.
 
-Every hidden layout consistent with the seat's information (``solver.view``) is solved
+Every hidden layout consistent with the seat's information (``stich.view``) is solved
 exactly, with every legal card scored; all cards are scored on the same layouts (paired).
 ``--exact`` (the default when there are at most ``EXACT_LIMIT`` layouts) takes every layout
 once; otherwise ``samples`` layouts are drawn uniformly with a seed.  Per card: the expected
@@ -10,7 +10,7 @@ expected total (``--objective total``) or the expected rung of the game's outcom
 then the expected total (``--objective score``, the default).
 
 Layouts are solved on all cores (or a Dask cluster) with one engine per worker, reused
-for every layout it solves (``solver.run.pool``'s workers).
+for every layout it solves (``stich.run.pool``'s workers).
 
 Under ``--objective score`` without the totals (``totals=False``, ``--no-totals``) a layout
 needs only the outcome rung each card forces, not its exact total: the ladder's conditions
@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
-from solver.deals.deal import Deal, loads
-from solver.run.pool import run_everywhere, worker_engine
+from stich.deals.deal import Deal, loads
+from stich.run.pool import run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
 
@@ -60,7 +60,7 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     worker's engine last solved a layout of the same set, the table entries valid for every
     layout are kept (``Engine.next_layout``), else the table starts empty.  ``totals`` False
     (under the score objective): the rung of each card only, its totals None."""
-    from solver.search.solve import solve
+    from stich.search.solve import solve
     deal = loads(text, "<layout>")
     engine = worker_engine(tt_megabytes)
     if share is not None:
@@ -94,10 +94,10 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
     null-window search each); a card of side 0 (the side the ladder ranks for) cannot force
     more than R, so its walk starts at R; a card of side 1 cannot give side 0 less than R,
     so its walk stops there, untested."""
-    from solver.core.anytime import Limits, Stopped
-    from solver.search.ladder import forced_rung
-    from solver.search.objectives import score_objective
-    from solver.search.session import Session
+    from stich.core.anytime import Limits, Stopped
+    from stich.search.ladder import forced_rung
+    from stich.search.objectives import score_objective
+    from stich.search.session import Session
     position = deal.position()
     if position.is_over() or score_objective(position) is not None:
         return NO_LADDER
