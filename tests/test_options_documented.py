@@ -1,5 +1,6 @@
-"""A new option of a Python game is written down by hand in two places no code reads (README
-"How to add an option"): the README's option table and the brute force of ``tests/reference.py``.
+"""A new option of a Python game is written down by hand in two places no code reads (docs
+"Add a rule option"): the option table of docs/how-to/rule-options.md and the brute force of
+``tests/reference.py``.
 These tests fail until both are done, so that neither is forgotten."""
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ def test_there_are_python_games_with_options():
 
 
 @pytest.mark.parametrize("game,option", OPTIONS, ids=[f"{g}.{o.name}" for g, o in OPTIONS])
-def test_the_readme_table_has_a_row_for_every_option(game, option):
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_table_has_a_row_for_every_option(game, option):
+    text = (ROOT / "docs" / "how-to" / "rule-options.md").read_text(encoding="utf-8")
     default = str(option.default).lower() if isinstance(option.default, bool) else option.default
     row = re.search(rf"^\| {game} \| `{option.name}` \| `{re.escape(str(default))}`", text, re.M)
-    assert row, f"README: no row '| {game} | `{option.name}` | `{default}`, ...' (default first)"
+    assert row, f"docs/how-to/rule-options.md: no row '| {game} | `{option.name}` | `{default}`, ...' (default first)"
 
 
 @pytest.mark.parametrize("game,option", OPTIONS, ids=[f"{g}.{o.name}" for g, o in OPTIONS])

@@ -325,16 +325,16 @@ def test_toy_game_agrees_with_the_brute_force(toy, seed):
     crosscheck("toy", seed, spec={**TOY_SPEC, "game": str(toy)})
 
 
-def test_readme_how_to_add_a_game_compiles_to_the_shipped_einwerfen():
-    """The README's walk-through is a working rule file: the same rules as einwerfen.toml."""
+def test_the_docs_walk_through_of_a_rule_file_compiles_to_the_shipped_einwerfen():
+    """The walk-through of docs/how-to/own-game.md is a working rule file: the same rules as
+    einwerfen.toml."""
     import tomllib
     from pathlib import Path
 
     from stich.games.rulefile import compile_game
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## How to add a game", 1)[1]
-    block = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
-    walked = compile_game(tomllib.loads(block), "README")
+    page = Path(__file__).resolve().parent.parent / "docs" / "how-to" / "own-game.md"
+    block = re.search(r"```toml\n(.*?)```", page.read_text(encoding="utf-8"), re.S).group(1)
+    walked = compile_game(tomllib.loads(block), "own-game.md")
     shipped = GAMES["einwerfen"]
     for ten in ("low", "high"):
         for trump in range(4):
