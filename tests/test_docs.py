@@ -109,6 +109,8 @@ def load_nav_hook():
 @pytest.mark.parametrize("exists", [False, True])
 def test_an_optional_page_is_in_the_nav_only_once_it_exists(exists, tmp_path):
     hook = load_nav_hook()
+    sections = re.findall(r"^  - ([^:]+):\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    assert set(hook.OPTIONAL) <= set(sections), "the hook names a nav section mkdocs.yml lacks"
     (tmp_path / "studies").mkdir()
     if exists:
         (tmp_path / "studies" / "player-questions.md").write_text("# Player questions\n")
