@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 import stich
-from stich.cli.main import main
 from stich.analysis.analyze import analyze, analyze_all_seats, as_leader
 from stich.analysis.puzzle import solve_puzzle
 from stich.analysis.replay import replay
 from stich.analysis.table import dd_table, variant
+from stich.cli.main import main
 from stich.deals.dealing import random_deal
 from stich.model.cards import parse_card, parse_cards
 

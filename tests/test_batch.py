@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from stich.analysis.batch import collect_items, run_batch
 from stich.cli.batch import batch_command
 from stich.cli.deal import deal_command
-from stich.analysis.batch import collect_items, run_batch
 from stich.deals.deal import loads
 from stich.deals.dealing import generate_deals
 from stich.report.solve import solve_json

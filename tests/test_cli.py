@@ -357,7 +357,7 @@ def test_process_stdin_and_rule():
 @pytest.mark.parametrize("args,input", [
     (("solve", "/no/such/deal.toml"), None),
     (("solve", "-"), b'game = "elfern"\n[hands]\n1 = "\xff"\n2 = "x"\n'),        # not UTF-8
-    (("solve", "-"), 'game = "elfern"\nplay = ["♠8"]\n'.encode("utf-8") + HEAD.split("\n", 1)[1].encode()),
+    (("solve", "-"), 'game = "elfern"\nplay = ["♠8"]\n'.encode() + HEAD.split("\n", 1)[1].encode()),
     (("solve", "-", "--rule", "must_head=maybe"), HEAD.encode("utf-8")),
 ])
 def test_process_bad_input(args, input):

@@ -21,8 +21,8 @@ import reference as ref
 from click.testing import CliRunner
 from randompositions import generate_case
 
-from stich.cli.main import main
 from stich import solve
+from stich.cli.main import main
 from stich.deals.deal import Deal, DealError, Pile, loads
 from stich.games.layouts import Region
 from stich.view import (

@@ -68,9 +68,9 @@ Predicate files (``--predicate FILE.py``) define ``accept(deal) -> bool``; see
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from stich.files.interrupt import USER_RAISES
 from stich.files.userfile import UserFileError, load_module, users_fault
@@ -123,7 +123,8 @@ class ConstraintError(ValueError):
 # --- words ----------------------------------------------------------------------------------------
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve"])}
 SUIT_WORDS = {
     "clubs": 0, "club": 0, "eichel": 0, "♣": 0,
     "spades": 1, "spade": 1, "gruen": 1, "grün": 1, "♠": 1,
@@ -174,7 +175,7 @@ class GameInfo:
     players_vary: bool = False
 
     @classmethod
-    def of(cls, game: str, players: int, notation: str | None = None) -> "GameInfo":
+    def of(cls, game: str, players: int, notation: str | None = None) -> GameInfo:
         spec = GAMES[game]
         options = spec.resolve_options({})
         rules = spec.build(3, options, players)

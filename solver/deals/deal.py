@@ -149,7 +149,7 @@ class Deal:
         return pair
 
     def with_play(self, play: tuple[tuple[Card, ...], ...],
-                  shows: tuple[tuple[int, int, int], ...] | None = None) -> "Deal":
+                  shows: tuple[tuple[int, int, int], ...] | None = None) -> Deal:
         """The same deal with another ``play`` (checked again); ``shows``: its announcements
         (default: those of the current play that still fit)."""
         if shows is None:
@@ -157,7 +157,7 @@ class Deal:
                           and play[s[0]][s[1]] == self.play[s[0]][s[1]])
         return loads(replace(self, play=play, shows=shows).dump(), self.source)
 
-    def after(self, moves) -> "Deal":
+    def after(self, moves) -> Deal:
         """The deal with ``moves`` played on after its own ``play``: cards, or (card, pair)
         moves whose pair (a Mariage marriage, by its number in the rules) is shown with a lead."""
         flat = [c for trick in self.play for c in trick]
@@ -171,7 +171,7 @@ class Deal:
         play = tuple(tuple(flat[i:i + n]) for i in range(0, len(flat), n))
         return self.with_play(play, tuple(shows))
 
-    def with_rules(self, overrides: dict[str, Any]) -> "Deal":
+    def with_rules(self, overrides: dict[str, Any]) -> Deal:
         """The same deal with some options changed, e.g. from ``--rule must_head=true``."""
         rules = dict(self.rules)
         for name, value in overrides.items():

@@ -7,8 +7,9 @@ which puzzle goals it knows, how its outcome ladder runs and what its deal files
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from stich.model.cards import SUITS, Card
 from stich.model.rules import RuleSet

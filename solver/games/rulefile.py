@@ -543,7 +543,7 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
                                                 for level in thresholds(opts, rules).levels))
 
 
-def _header(c: "_Compiler") -> tuple[str, str, list[str], str]:
+def _header(c: _Compiler) -> tuple[str, str, list[str], str]:
     """The file's name, title, sources and card notation, each checked."""
     name = c.typed("name", str)
     if not name or not name.replace("_", "").replace("-", "").isalnum() or name != name.lower():
@@ -583,7 +583,7 @@ def _builder(name: str, layout, seat_counts: tuple[int, ...], compiler):
     return build
 
 
-def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict, trump_rule: str,
+def _check_every_option(c: _Compiler, build, compiler, options, defaults: dict, trump_rule: str,
                         seat_counts: tuple[int, ...]) -> RuleSet:
     """Build and check the rules under the defaults and under each option value (an error
     names the value); the rule set under the defaults."""
@@ -603,7 +603,7 @@ def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict
     return rules
 
 
-def _check_layout(c: "_Compiler", rules: RuleSet, seat_counts: tuple[int, ...]) -> None:
+def _check_layout(c: _Compiler, rules: RuleSet, seat_counts: tuple[int, ...]) -> None:
     """The layout must fit the pack for every number of seats: the cards held at the start,
     and a stock the seats share evenly and the core can hold."""
     pack, layout = len(rules.deck), rules.layout
@@ -633,7 +633,7 @@ def _checker(compiler, trump_rule: str, title: str):
     return check
 
 
-def _goals(c: "_Compiler", rules: RuleSet) -> dict[str, GoalWord]:
+def _goals(c: _Compiler, rules: RuleSet) -> dict[str, GoalWord]:
     """The puzzle goals: win, each level (or any higher one), every trick."""
     goals = {"win": GoalWord("level")}
     names = [level.name for level in c.thresholds(_total(rules)).levels]
@@ -643,7 +643,7 @@ def _goals(c: "_Compiler", rules: RuleSet) -> dict[str, GoalWord]:
     return goals
 
 
-def _view(c: "_Compiler", title: str) -> View:
+def _view(c: _Compiler, title: str) -> View:
     return View(other_hands=c.flag("view.other_hands"), face_down=c.flag("view.face_down"),
                 stock=c.flag("view.stock"),
                 why=c.typed("view.why", str, f"{title}: each seat sees its own cards and every face-up "

@@ -9,7 +9,8 @@ Formatting in a notation and parsing it back gives the same card (round trip).
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 CLUBS, SPADES, HEARTS, DIAMONDS = range(4)
 SUITS = (CLUBS, SPADES, HEARTS, DIAMONDS)

@@ -7,8 +7,9 @@ it and ``stich.core.tables`` compiles it into the flat arrays of the search core
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .cards import Card, suit_name
 

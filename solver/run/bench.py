@@ -20,8 +20,9 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from stich.core._search import Engine
 from stich.deals.deal import Deal

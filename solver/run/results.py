@@ -45,9 +45,10 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import RunError
 
@@ -302,7 +303,7 @@ class ResultsFile:
                 os.close(self.fd)
                 self.fd = -1
 
-    def __enter__(self) -> "ResultsFile":
+    def __enter__(self) -> ResultsFile:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -29,8 +29,8 @@ advice once.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from stich.tactics import Tactic
 

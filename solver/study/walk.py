@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from functools import lru_cache
 from math import prod
-from typing import Iterator
 
 from stich.model.cards import Card
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
 
 from stich.deals.deal import Deal, loads
 from stich.run.pool import run_everywhere, worker_engine
