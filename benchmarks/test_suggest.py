@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -72,7 +73,7 @@ def test_suggest_table_sharing_nodes(bench, game):
     from stich.view import information, sample_layouts
     from stich.view.suggest import layout_set
     path, plies = SHARING[game]
-    deal = loads(open(path, encoding="utf-8").read(), path)
+    deal = loads(Path(path).read_text(encoding="utf-8"), path)
     line = solve(deal, objective="score").line
     rows = {}
 

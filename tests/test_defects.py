@@ -391,8 +391,8 @@ def test_a_closed_pipe_is_no_internal_error():
     from pathlib import Path as _Path
 
     root = _Path(__file__).resolve().parent.parent
-    code = ("import sys; sys.path.insert(0, %r); from stich.cli.main import main; "
-            "main(prog_name='stich')" % str(root))
+    code = (f"import sys; sys.path.insert(0, {str(root)!r}); from stich.cli.main import main; "
+            "main(prog_name='stich')")
     proc = subprocess.Popen([_sys.executable, "-c", code, "tactic", "--list"], cwd=root,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()           # the reader goes away before stich writes (it is still importing)

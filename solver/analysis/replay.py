@@ -80,7 +80,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     for k, (card, pair) in enumerate(played):
         try:
             step, index, value, after, child_rung = session.guarded(
-                lambda: _judge(session, card, pair, value, before, rung))
+                lambda: _judge(session, card, pair, value, before, rung))  # noqa: B023 - called at once
         except Stopped:
             break
         except KeyboardInterrupt:          # between two searches: the finished steps stay

@@ -384,7 +384,7 @@ class _Reader:
         self._check_cards(deal)
         self._check_counts(deal)
         try:
-            deal.rule_set
+            deal.rule_set  # noqa: B018 - reading the property checks the options
         except OptionError as exc:  # pragma: no cover - options were checked above
             raise self.fail("rules", str(exc)) from None
         self._check_history(deal)

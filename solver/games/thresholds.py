@@ -58,10 +58,8 @@ class Thresholds:
         p, total, loser = final.points, sum(final.points), 1 - winner
         got = 0
         for j, level in enumerate(self.levels, 1):
-            if level.loser_no_trick:
-                ok = tricks_of(final, loser) == 0
-            else:
-                ok = p[winner] >= level.need(total)
+            ok = (tricks_of(final, loser) == 0 if level.loser_no_trick
+                  else p[winner] >= level.need(total))
             if ok:
                 got = j
         return got

@@ -147,7 +147,7 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
         for run in record.runs:
             if run.tactic == name and run.result is not None:
                 by_seat[run.seat][run.policy] = run_score(deal_id, record, run)
-        for seat, scores in by_seat.items():
+        for scores in by_seat.values():
             if "uniform" in scores and "random" in scores:
                 pairs.append((scores["uniform"], scores["random"]))
                 for policy, score in scores.items():
@@ -180,7 +180,7 @@ def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
     names = sorted({level for s in scores for level in s.lost})
     out = {}
     for level in names:
-        shares = list(per_deal(scores, lambda s: level in s.lost).values())
+        shares = list(per_deal(scores, lambda s: level in s.lost).values())  # noqa: B023 - called at once
         out[level] = sum(shares) / len(shares)
     return out
 

@@ -56,7 +56,7 @@ class _Assignments:
             for k in self.options[j]:
                 weights.append(self.ways(j + 1, room[:k] + (room[k] - 1,) + room[k + 1:]) if room[k] else 0)
             pick = rng.randrange(sum(weights))
-            for k, w in zip(self.options[j], weights):
+            for k, w in zip(self.options[j], weights):  # noqa: B007 - k is the pick, used after the loop
                 if pick < w:
                     break
                 pick -= w

@@ -427,7 +427,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
     for n, r in zip(owner, rows):
         grouped[n].append(r)
     out = []
-    for (trick, seat, card, info, layouts, is_exact), results in zip(steps, grouped):
+    for (trick, seat, card, _info, _layouts, is_exact), results in zip(steps, grouped):
         text = card.text(deal.notation)
         kept = [r for r in results if r is not None]
         left_out = len(results) - len(kept)
@@ -438,10 +438,8 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         advice = aggregate(kept, is_exact and not left_out, objective)
         view = {v.card: v for v in advice.cards}
         played, best = view[text], view[advice.best]
-        if advice.measure == "rung":
-            loss = best.mean_rank - played.mean_rank
-        else:
-            loss = best.mean - played.mean
+        loss = (best.mean_rank - played.mean_rank if advice.measure == "rung"
+                else best.mean - played.mean)
         out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
                              played.p_best, advice.layouts, is_exact and not left_out, advice.measure,
                              left_out))
