@@ -12,9 +12,9 @@ RULES_FILES_ENV = "STICH_RULES_FILES"      # rule files given with --rules-file 
 
 for _path in builtin_rule_files():          # the games written as rule files
     register(GAMES, _path)
-for _path in filter(None, os.environ.get(RULES_FILES_ENV, "").split(os.pathsep)):
+for _file in filter(None, os.environ.get(RULES_FILES_ENV, "").split(os.pathsep)):
     with contextlib.suppress(RuleFileError):    # the parent process has reported it already
-        register(GAMES, _path)
+        register(GAMES, _file)
 
 __all__ = ["GAMES", "RULES_FILES_ENV", "Game", "Option", "OptionError", "RuleFileError", "View", "find_game",
            "register"]

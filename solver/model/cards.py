@@ -105,6 +105,7 @@ def parse_card(text: str, notation: str = FRENCH) -> Card:
     if not raw:
         raise CardError("empty card")
     first, rest = raw[0], raw[1:]
+    suit: int | None
     if first in _SYMBOL_SUITS:
         suit = _SYMBOL_SUITS[first]
     else:

@@ -122,7 +122,7 @@ class RuleSet:
             return list(options), ()
         rule = self.stock_follow if stock_phase else self.follow
         led = self.effective_suit[trick[0]]
-        allowed, duties = list(options), ()
+        allowed, duties = list(options), tuple[str, ...]()
         if rule.follow_suit:
             same = [c for c in options if self.effective_suit[c] == led]
             if same:
