@@ -141,7 +141,7 @@ def _judge(session: Session, card: Card, pair: int, value: int, before, rung):
 
 def _keeping_cards(session: Session, value: int, maximise: bool) -> tuple[Card, ...]:
     """The legal cards (all of each equivalent group) that keep ``value``."""
-    keep = []
+    keep: list[Card] = []
     for child in session.moves():
         if session.keeps(value - child.gain, maximise):
             keep += session.cards_of(child.group)

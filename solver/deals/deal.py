@@ -190,7 +190,7 @@ class Deal:
         n = self.notation
         spec = self.game_spec
         builtin = spec.rule_file is None or Path(spec.rule_file).parent == RULES_DIR.resolve()
-        lines = [f"game = {_q(self.game if builtin else spec.rule_file)}"]
+        lines = [f"game = {_q(self.game if builtin or spec.rule_file is None else spec.rule_file)}"]
         if n != self.game_spec.default_notation:
             lines.append(f"cards = {_q(n)}")
         if self.game_spec.players_vary:
@@ -482,7 +482,7 @@ class _Reader:
         return spec.default_players
 
     def _seats(self, key: str, table: dict, players: int):
-        seats = []
+        seats: list[tuple[int, str, Any]] = []
         for name, value in table.items():
             try:
                 seat = int(name)

@@ -143,7 +143,7 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
     runs: dict[str, list[RunScore]] = defaultdict(list)
     pairs = []
     for deal_id, _, record in records:
-        by_seat = defaultdict(dict)
+        by_seat: dict[int, dict[str, RunScore]] = defaultdict(dict)
         for run in record.runs:
             if run.tactic == name and run.result is not None:
                 by_seat[run.seat][run.policy] = run_score(deal_id, record, run)

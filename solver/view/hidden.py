@@ -207,7 +207,8 @@ def _toml(data: dict) -> str:
         if isinstance(v, list):
             return "[" + ", ".join(value(x) for x in v) + "]"
         return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-    lines, tables = [], []
+    lines: list[str] = []
+    tables: list[str] = []
     for key, v in data.items():
         (tables if isinstance(v, dict) else lines).append(key)
     out = [f"{k} = {value(data[k])}" for k in lines]

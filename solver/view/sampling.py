@@ -139,10 +139,9 @@ def _spreads(info: InfoSet, members: tuple[int, ...], cards: list[Card]) -> Iter
         return
     first, rest = members[0], members[1:]
     size = len(info.regions[first][1])
-    if info.regions[first][0].unordered:
-        choices = itertools.combinations(cards, size)
-    else:
-        choices = itertools.permutations(cards, size)
+    choices: Iterator[tuple[Card, ...]] = (itertools.combinations(cards, size)
+                                           if info.regions[first][0].unordered
+                                           else itertools.permutations(cards, size))
     for chosen in choices:
         left = [c for c in cards if c not in chosen]
         for tail in _spreads(info, rest, left):

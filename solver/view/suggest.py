@@ -25,8 +25,10 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from stich.deals.deal import Deal, loads
+from stich.model.cards import Card
 from stich.run.pool import run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
@@ -240,7 +242,7 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     """Combine the per-layout verdicts into the advice (every card on the same layouts)."""
     k = len(per_layout)
     cards = [row[0] for row in per_layout[0]]
-    table = {card: [] for card in cards}
+    table: dict[Any, list[Any]] = {card: [] for card in cards}
     for rows in per_layout:
         by_card = {row[0]: row for row in rows}
         if set(by_card) != set(cards):
@@ -405,7 +407,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
     """The player's-view judgement of every card in ``deal``'s play, from its player's seat.
     ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
     (counted in ``left_out``); a card whose every layout hit them is not judged."""
-    steps = []
+    steps: list[tuple[int, int, Card, Any, Any, bool]] = []
     tricks = deal.play
     for t, trick in enumerate(tricks):
         for k, card in enumerate(trick):
