@@ -1,5 +1,5 @@
-"""Every stich command the README shows is run, as a shell runs it (issue 12: an unquoted
-`--goal tricks>=6` wrote a file `=6` and failed).
+"""Every stich command the README shows is run, as a shell runs it (an unquoted
+`--goal tricks>=6` would write a file `=6` and fail).
 
 Commands come from the README's ```sh blocks and from the `stich ...` cells of its tables.
 Skipped, and why:

@@ -1,4 +1,4 @@
-"""`stich tactic --view player` (issue 18, part 5): every choice of the study judged from the
+"""`stich tactic --view player`: every choice of the study judged from the
 mover's chair, against exact enumeration and where the mover sees everything."""
 
 from __future__ import annotations

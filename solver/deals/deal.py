@@ -25,7 +25,7 @@ from stich.model.cards import NOTATIONS, Card, CardError, parse_card, parse_suit
 from stich.model.position import IllegalMove, Position
 from stich.model.rules import RuleSet
 
-from .hidden_marks import hidden_file_problem  # the player's view (issue 10)
+from .hidden_marks import hidden_file_problem  # the player's view: files with hidden cards
 
 MAX_DEAL_BYTES = 1 << 20       # a deal is a few hundred bytes; refuse to read on forever (/dev/zero)
 

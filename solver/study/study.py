@@ -26,7 +26,7 @@ from .judge import Judge
 from .records import DealRecord
 from .walk import WalkSettings, walk_deal
 
-STUDY_VERSION = 2                 # 2: tactics see what the mover sees; runs (issue 18)
+STUDY_VERSION = 2                 # 2: tactics see what the mover sees; runs
 
 
 @dataclass(frozen=True)
