@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
 from stich.model.cards import Card
+from stich.model.rules import RuleSet
 from stich.search.ladder import forced_rung
 from stich.search.session import Session
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine
@@ -53,7 +54,7 @@ class Replay:
     def cost_by_side(self) -> tuple[int, int]:
         cost = [0, 0]
         for step in self.steps:
-            cost[(step.seat - 1) % 2] += step.cost
+            cost[RuleSet.side_of(step.seat)] += step.cost
         return (cost[0], cost[1])
 
 

@@ -116,7 +116,7 @@ def matadors(hands: Mapping[int, tuple[Card, ...]], trump: int) -> tuple[int | N
     """(side, count, cards): the side holding ♣Q, T7 and ♠Q between its players counts 3, plus
     one for each further trump in unbroken order from the top (♣J ♠J ♥J ♦J), at most 7.
     ``hands`` are the hands as dealt (seat numbers from 1); (None, 0, ()) if nobody has them."""
-    holder = {card: (seat - 1) % 2 for seat, cards in hands.items() for card in cards}
+    holder = {card: RuleSet.side_of(seat) for seat, cards in hands.items() for card in cards}
     order = matador_order(trump)
     sides = {holder.get(card) for card in order[:3]}
     if len(sides) != 1 or None in sides:
@@ -156,7 +156,7 @@ def first_run(position: Position, side: int, majority: int) -> tuple[str, int]:
 
 
 def _sides_text(side: int, players: int) -> str:
-    return "seats " + "+".join(str(s + 1) for s in range(players) if s % 2 == side)
+    return "seats " + "+".join(str(s) for s in range(1, players + 1) if RuleSet.side_of(s) == side)
 
 
 def outcome(final: Position, deal: DealFacts):

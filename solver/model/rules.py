@@ -84,7 +84,14 @@ class RuleSet:
         object.__setattr__(self, "effective_suit", suits)
         object.__setattr__(self, "power", power)
 
+    @staticmethod
+    def side_of(seat: int) -> int:
+        """The side (0 or 1) of seat number ``seat`` as a deal file counts them (from 1): the
+        seats alternate between the two sides round the table."""
+        return (seat - 1) % 2
+
     def side(self, seat: int) -> int:
+        """The side of a 0-based seat (``side_of`` of its number)."""
         return seat % 2
 
     @property

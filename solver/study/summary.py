@@ -32,6 +32,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from stich.model.rules import RuleSet
 from stich.tactics import Tactic
 
 from .records import DealRecord, Decision, Run
@@ -66,7 +67,7 @@ class RunScore:
 
 def run_score(deal_id: str, record: DealRecord, run: Run) -> RunScore:
     perfect = record.perfect[run.seat]
-    side = (run.seat - 1) % 2
+    side = RuleSet.side_of(run.seat)
     worse = perfect.rank is not None and run.result.rank < perfect.rank
     lost = tuple(words for rank, words, winner in record.levels if winner == side
                  and perfect.rank is not None

@@ -29,6 +29,7 @@ from typing import Any
 
 from stich.deals.deal import Deal, loads
 from stich.model.cards import Card
+from stich.model.rules import RuleSet
 from stich.run.pool import run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
@@ -77,7 +78,7 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
         raise KeyboardInterrupt
     if not result.exact:
         return None
-    side = (seat - 1) % 2
+    side = RuleSet.side_of(seat)
     rows = []
     for move in result.moves:
         rank = None if move.rank is None else (move.rank if side == 0 else -move.rank)
@@ -107,7 +108,7 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
     session = Session(deal, position, engine, keep_tt, limits or Limits())
     if not session.ladder():
         return NO_LADDER
-    side = (seat - 1) % 2
+    side = RuleSet.side_of(seat)
     try:
         root = session.guarded(lambda: forced_rung(session))
         maximiser = session.maximising()
