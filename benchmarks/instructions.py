@@ -30,7 +30,7 @@ def child(repo: str) -> None:
     try:
         from stich.run.bench import builtin_sets, measure_value
         from stich.search.solve import new_engine
-    except ImportError:                                     # the layout before issue 21
+    except ImportError:                                     # the layout before stich.run.bench
         from stich.bench import builtin_sets, measure_value
         from stich.solve import new_engine
     engine = new_engine(64)

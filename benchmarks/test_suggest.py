@@ -1,6 +1,6 @@
 """`stich suggest` at the first decision of a whole deal: K = 100 layouts, every card scored.
 
-Targets (issue 19): at most 6 s (Schafkopf2) and 15 s (Elfern) per decision on two cores.
+Targets: at most 6 s (Schafkopf2) and 15 s (Elfern) per decision on two cores.
 Each layout is a whole-deal solve with every legal card scored, so this is about 100 full
 solves split over the workers; without the totals (``--no-totals``) each card's outcome rung
 only.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +29,7 @@ DECISIONS = {"schafkopf2": ("examples/schafkopf2-deal.toml", 1),
 @pytest.mark.parametrize("totals", [True, False], ids=["totals", "rungs-only"])
 def test_suggest_first_decision(bench, game, totals):
     """With the totals (the default report) and without (``--no-totals``: each card's
-    outcome rung only, issue 19)."""
+    outcome rung only)."""
     path, seat = DECISIONS[game]
     info = read_view(path, seat)
     timing = {}
@@ -72,7 +73,7 @@ def test_suggest_table_sharing_nodes(bench, game):
     from stich.view import information, sample_layouts
     from stich.view.suggest import layout_set
     path, plies = SHARING[game]
-    deal = loads(open(path, encoding="utf-8").read(), path)
+    deal = loads(Path(path).read_text(encoding="utf-8"), path)
     line = solve(deal, objective="score").line
     rows = {}
 

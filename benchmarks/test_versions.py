@@ -1,4 +1,4 @@
-"""Issue 19's table: every row for the previous code and this code in one run, the two
+"""The speed table: every row for the previous code and this code in one run, the two
 versions alternating process by process.
 
 Set ``STICH_BASELINE`` to a checkout of the previous code with its core built, e.g.

@@ -8,7 +8,7 @@ the game, players, rules, seeds, the measure ("value", "solve" for the score obj
 deal is measured from a cleared engine (``bench.measure_value`` / ``measure_solve``).
 Prints one JSON object: per deal the CPU seconds of this process (all its threads), the
 wall seconds and the nodes.  The imports follow either layout (``stich.run.bench`` since
-the layout of issue 21, ``stich.bench`` before it).
+the current layout, ``stich.bench`` before it).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def main() -> None:
         from stich.deals.dealing import random_deal
         from stich.run.bench import measure_solve, measure_value
         from stich.search.solve import new_engine
-    except ImportError:                                     # the layout before issue 21
+    except ImportError:                                     # the layout before stich.run.bench
         from stich.bench import measure_solve, measure_value
         from stich.dealing import random_deal
         from stich.solve import new_engine

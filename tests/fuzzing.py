@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings

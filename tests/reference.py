@@ -15,9 +15,9 @@ Elfern stock and the sides are all written out again here.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from stich.model.cards import Card
 

@@ -8,16 +8,18 @@ line solve reported), never with hard-coded solver output.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import run
 
 import stich
-from stich.cli.main import main
 from stich.analysis.analyze import analyze, analyze_all_seats, as_leader
 from stich.analysis.puzzle import solve_puzzle
 from stich.analysis.replay import replay
 from stich.analysis.table import dd_table, variant
+from stich.cli.main import main
 from stich.deals.dealing import random_deal
 from stich.model.cards import parse_card, parse_cards
 
@@ -253,3 +255,21 @@ def test_table_cli_json_and_elfern_refused(tmp_path):
     assert len(data["cells"]) == 32 and {"trump", "leader", "totals", "outcome"} <= set(data["cells"][0])
     out = CliRunner().invoke(main, ["table", "examples/elfern-deal.toml"])
     assert out.exit_code == 2 and "no trump" in out.stderr
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+EXAMPLES = ROOT / "examples"
+
+
+def test_analyze_explains_optimal_cards_that_lose_under_the_score_objective():
+    result = run("analyze", EXAMPLES / "schafkopf2-ending.toml")
+    assert result.exit_code == 0
+    rows = [line for line in result.stdout.splitlines() if line.rstrip().endswith("*")
+            and " -" in line and "same value" not in line]
+    losing_optimal = [line for line in rows if any(part.startswith("-") and part[1:].isdigit()
+                                                   for part in line.split())]
+    assert losing_optimal, result.stdout
+    assert "keeps the best outcome" in result.stdout
+    assert "keeps the best outcome" in run("solve", EXAMPLES / "schafkopf2-ending.toml").stdout

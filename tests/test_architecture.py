@@ -87,7 +87,7 @@ DRAWING = ("tabulate", "matplotlib")   # the libraries that draw text tables and
 
 
 def drawing_outside_report(found: dict[str, list[str]]) -> list[str]:
-    """Modules outside ``stich.report`` that import a drawing library (issue 21: every text
+    """Modules outside ``stich.report`` that import a drawing library (every text
     table, JSON and plot is drawn in one presentation package; the games give data)."""
     return [f"{module} imports {target}" for module, targets in sorted(found.items())
             if not module.startswith("stich.report") for target in targets

@@ -19,10 +19,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_line_error
+from clirun import run as cli_run
 
+from stich.analysis.batch import collect_items, run_batch
 from stich.cli.batch import batch_command
 from stich.cli.deal import deal_command
-from stich.analysis.batch import collect_items, run_batch
 from stich.deals.deal import loads
 from stich.deals.dealing import generate_deals
 from stich.report.solve import solve_json
@@ -117,7 +119,7 @@ def test_a_deal_that_fails_is_reported_with_an_error_line_and_retried(tmp_path, 
     assert "scharwenzel-6-0002: not solved: RuntimeError: engine on fire" in result.stderr
     lines = lines_of(out)
     assert_exactly([line for line in lines if "result" in line], ["scharwenzel-6-0001", "scharwenzel-6-0003"])
-    errors = [line for line in lines if "error" in line]         # issue 22: the file says why
+    errors = [line for line in lines if "error" in line]         # the file says why
     assert [e["id"] for e in errors] == ["scharwenzel-6-0002"] and "engine on fire" in errors[0]["error"]
     monkeypatch.setattr(batch, "solve_item", real)
     result = run(*args)
@@ -298,3 +300,118 @@ def test_a_second_writer_is_refused(tmp_path):
         fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         result = run("--generate", "scharwenzel:1", "--out", str(out))
     assert result.exit_code == 2 and "another stich batch" in result.stderr
+
+
+EXAMPLES = ROOT / "examples"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+ENDING = EXAMPLES / "elfern-ending.toml"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_batch_out_dev_full_is_refused_quickly():
+    started = time.monotonic()
+    one_line_error(cli_run("batch", EXAMPLES / "elfern-ending.toml", "--out", "/dev/full", "--jobs", "1"),
+                   "/dev/full")
+    assert time.monotonic() - started < 10
+
+
+def test_batch_generate_count_is_bounded():
+    one_line_error(cli_run("batch", "--generate", "elfern:99999999999999999999", "--out", "x.jsonl"),
+                   "--generate", "at most")
+
+
+def test_one_bad_file_does_not_stop_a_batch(tmp_path):
+    deals = tmp_path / "deals"
+    deals.mkdir()
+    for name in ("elfern-ending.toml", "scharwenzel-ending.toml"):
+        (deals / name).write_bytes((EXAMPLES / name).read_bytes())
+    (deals / "broken.toml").write_text('game = "elfern"\n[hands]\n1 = "♠A ♠A"\n2 = "♠K ♠Q"\n')
+    out = tmp_path / "r.jsonl"
+    result = cli_run("batch", deals, "--out", out, "--jobs", "1")
+    assert result.exit_code == 2
+    assert "broken.toml" in result.stderr and "duplicate" in result.stderr
+    assert "2 solved now" in result.stdout and "1 unreadable" in result.stdout
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len([line for line in lines if "result" in line]) == 2
+    assert [line["id"] for line in lines if "error" in line] == ["broken"]      # it says why
+
+
+def test_batch_dropped_lines_message_and_histogram_header(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert cli_run("batch", EXAMPLES / "elfern-ending.toml", "--out", out, "--jobs", "1").exit_code == 0
+    out.write_bytes(out.read_bytes() + b'{"id": "torn')
+    result = cli_run("batch", EXAMPLES / "elfern-ending.toml", "--out", out, "--jobs", "1")
+    assert result.exit_code == 0
+    assert "dropped 1 torn last line" in result.stderr and "line(s)" not in result.stderr
+    header = next(line for line in result.stdout.splitlines() if "total of side 1" in line)
+    assert header.split() == ["game", "total", "of", "side", "1", "deals", "share", "histogram"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_killed_batch(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                             "from stich.cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
+                             "batch", "--generate", "elfern:200:5", "--out", str(tmp_path / "r.jsonl"),
+                             "--jobs", "2", "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        children: list[int] = []
+        while time.monotonic() < deadline and len(children) < 3:    # 2 workers + resource tracker
+            time.sleep(0.2)
+            children = _children(proc.pid)
+        assert len(children) >= 2, "the batch started no workers"
+        time.sleep(1.0)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_alive(c) for c in children):
+        time.sleep(0.2)
+    left = [c for c in children if _alive(c)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers outlived the killed batch"
+
+
+def test_a_bad_file_in_a_batch_gets_an_error_line(tmp_path):
+    folder = tmp_path / "deals"
+    folder.mkdir()
+    write(folder, "a.toml", ENDING.read_text(encoding="utf-8"))
+    write(folder, "b.toml", 'game = "elfern"\nzzz = 1\n')
+    out = tmp_path / "r.jsonl"
+    for _ in range(2):                          # and a rerun neither repeats nor drops it
+        result = cli_run("batch", folder, "--out", out, "--jobs", "1", "--quiet")
+        assert result.exit_code == 2, result.output
+        lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert sorted(line["id"] for line in lines) == ["a", "b"]
+        error = next(line for line in lines if line["id"] == "b")
+        assert "zzz" in error["error"] and "result" not in error
+        assert "dropped" not in result.stderr
+    assert not (tmp_path / "r.jsonl.dropped").exists()

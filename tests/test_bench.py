@@ -6,6 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_line_error
+from clirun import run as cli_run
 
 from stich.cli.bench import bench_command
 from stich.run.bench import (
@@ -121,3 +123,36 @@ def test_cli_report_and_bad_off():
         assert name in result.output
     bad = runner.invoke(bench_command, ["--off", "nope"])
     assert bad.exit_code == 2 and "unknown technique 'nope'" in bad.output
+
+
+def test_bench_does_not_list_experimental_switches():
+    from stich.report.bench import bench_report as report
+    stats = dict(name="x", deals=1, nodes=10, seconds=0.1, nodes_per_second=100, median_ms=1.0, p90_ms=1.0)
+    data = dict(sets=[stats], total=stats, objective="score", mode="solve", tt_megabytes=64,
+                note="n", switches={"tt": True, "merge": False, "experiment": False})
+    text = report(data)
+    assert "experiment" not in text.splitlines()[0]
+    assert "techniques off: merge" in text.splitlines()[0]
+
+
+def test_bench_off_names_the_enhanced_transposition_cutoffs():
+    from stich.run.bench import SWITCHES, parse_off
+    assert "etc" not in SWITCHES and "etc" not in cli_run("bench", "--help").output.split()
+    assert parse_off("cutoffs") == {"etc": False}         # the core's name for it
+    one_line_error(cli_run("bench", "--off", "etc"), "--off", "cutoffs")
+
+
+def test_ctrl_c_in_bench_prints_the_deals_measured(monkeypatch):
+    import stich.run.bench as bench
+    original, calls = bench.measure_value, []
+
+    def measure(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 3:                      # the warm-up and two deals, then Ctrl-C
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+    monkeypatch.setattr(bench, "measure_value", measure)
+    result = cli_run("bench", "--quick", "--mode", "value", "--json")
+    assert result.exit_code == 130 and "interrupted" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["total"]["deals"] == 2

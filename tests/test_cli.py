@@ -16,9 +16,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_line_error
+from clirun import run as cli_run
 
 import stich
+from stich.cli import common
 from stich.cli.main import main
+from stich.deals.deal import DealError, load
+from stich.games import GAMES
 from stich.model.cards import ACE, JACK, KING, QUEEN, TEN, parse_card
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,7 +362,7 @@ def test_process_stdin_and_rule():
 @pytest.mark.parametrize("args,input", [
     (("solve", "/no/such/deal.toml"), None),
     (("solve", "-"), b'game = "elfern"\n[hands]\n1 = "\xff"\n2 = "x"\n'),        # not UTF-8
-    (("solve", "-"), 'game = "elfern"\nplay = ["♠8"]\n'.encode("utf-8") + HEAD.split("\n", 1)[1].encode()),
+    (("solve", "-"), 'game = "elfern"\nplay = ["♠8"]\n'.encode() + HEAD.split("\n", 1)[1].encode()),
     (("solve", "-", "--rule", "must_head=maybe"), HEAD.encode("utf-8")),
 ])
 def test_process_bad_input(args, input):
@@ -367,3 +372,126 @@ def test_process_bad_input(args, input):
     assert "Traceback" not in stderr
     assert len(stderr.splitlines()) == 1, stderr
     assert proc.stdout == b""
+
+
+SCHARWENZEL_END = ('game = "scharwenzel"\n{extra}\n[hands]\n1 = "♣Q ♥9 ♠A"\n2 = "♥7 ♦10 ♠K"\n'
+                   '3 = "♥J ♦A ♣8"\n4 = "♥A ♥K ♦K"\n')
+
+
+OPTION_FILES = {"scharwenzel": SCHARWENZEL_END.format(extra='trump = "hearts"\ndeclarer = 2'),
+                "schafkopf2": (EXAMPLES / "schafkopf2-ending.toml").read_text(encoding="utf-8"),
+                "elfern": (EXAMPLES / "elfern-ending.toml").read_text(encoding="utf-8")}
+OPTION_FILES.update({game: (EXAMPLES / f"{game}-deal.toml").read_text(encoding="utf-8")
+                     for game in ("officers_skat", "einwerfen", "bohemian_schneider")})
+
+
+OPTION_CASES = [(game, option.name, value) for game, spec in GAMES.items() for option in spec.options
+                for value in (option.choices or (False, True))]
+
+
+def _toml(value):
+    return ("true" if value else "false") if isinstance(value, bool) else \
+        (str(value) if isinstance(value, int) else f'"{value}"')
+
+
+def test_a_huge_goal_number_is_unreachable_not_an_overflow():
+    result = cli_run("puzzle", EXAMPLES / "scharwenzel-ending.toml", "--goal", "total>=99999999999999999999")
+    assert result.exit_code == 4, result.output
+    assert "internal error" not in result.output
+
+
+def test_rule_first_leader_declarer_works_like_the_rules_table(tmp_path):
+    with_table = write(tmp_path, "a.toml", SCHARWENZEL_END.format(
+        extra='trump = "hearts"\ndeclarer = 2\n[rules]\nfirst_leader = "declarer"'))
+    plain = write(tmp_path, "b.toml", SCHARWENZEL_END.format(extra='trump = "hearts"\ndeclarer = 2'))
+    assert load(with_table).leader == 2
+    assert common.read_deal(str(plain), ("first_leader=declarer",)).leader == 2
+
+
+def test_rule_trump_mode_card17_on_a_file_with_trump(tmp_path):
+    text = (EXAMPLES / "schafkopf2-ending.toml").read_text(encoding="utf-8")
+    path = write(tmp_path, "t.toml", text.replace("taken", 'trump = "rot"\ntaken'))
+    result = cli_run("solve", path, "--rule", "trump_mode=card17", "--json")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("game,name,value", OPTION_CASES)
+def test_every_option_works_both_ways(tmp_path, game, name, value):
+    """--rule NAME=VALUE reads the file exactly as `NAME = VALUE` in [rules] does."""
+    base = OPTION_FILES[game]
+    table = base + f"\n[rules]\n{name} = {_toml(value)}\n"
+    outcomes = []
+    for path, rules in ((write(tmp_path, "table.toml", table), ()),
+                        (write(tmp_path, "rule.toml", base), (f"{name}={_toml(value).strip(chr(34))}",))):
+        try:
+            outcomes.append(common.read_deal(str(path), rules))
+        except DealError as exc:
+            outcomes.append(exc.message)
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("example,sides", [("scharwenzel-6.toml", "seats 1+3+5 – seats 2+4+6"),
+                                           ("scharwenzel-8.toml", "seats 1+3+5+7 – seats 2+4+6+8")])
+def test_table_header_names_the_sides_and_fits_100_columns(example, sides):
+    result = cli_run("table", EXAMPLES / example)
+    assert result.exit_code == 0
+    assert sides in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 100
+
+
+def test_replay_errors_start_like_the_others():
+    one_line_error(cli_run("replay", EXAMPLES / "scharwenzel-deal.toml"), "play")
+
+
+def test_usage_errors_are_one_line():
+    one_line_error(cli_run("solve"), "FILE")
+    one_line_error(cli_run("solve", EXAMPLES / "elfern-ending.toml", "--tt-mb", "0"), "--tt-mb")
+
+
+def test_cards_of_a_line_read_back_in_a_german_deal():
+    deal = stich.load(EXAMPLES / "schafkopf2-ending.toml")
+    result = stich.solve(deal)
+    trick = " ".join(str(card) for card in result.line[:2])
+    assert trick == " ".join(card.text("german") for card in result.line[:2])
+    played = stich.loads(deal.dump().replace("taken", f'play = ["{trick}"]\ntaken'))
+    assert played.play[0] == tuple(result.line[:2])
+
+
+def test_import_without_the_built_core_says_what_to_do(tmp_path):
+    import shutil
+    shutil.copytree(ROOT / "solver", tmp_path / "stich",
+                    ignore=shutil.ignore_patterns("_search*.so", "_search*.pyd", "__pycache__"))
+    done = subprocess.run([sys.executable, "-S", "-c", "import stich"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "pip install -e ." in done.stderr.splitlines()[-1]
+
+
+def test_a_closed_pipe_is_no_internal_error():
+    """`stich ... | head` closes the pipe early: no 'internal error' line, the shell's 141."""
+    import subprocess
+    import sys as _sys
+    from pathlib import Path as _Path
+
+    root = _Path(__file__).resolve().parent.parent
+    code = (f"import sys; sys.path.insert(0, {str(root)!r}); from stich.cli.main import main; "
+            "main(prog_name='stich')")
+    proc = subprocess.Popen([_sys.executable, "-c", code, "tactic", "--list"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()           # the reader goes away before stich writes (it is still importing)
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+def test_help_lists_every_exit_status():
+    text = " ".join(cli_run("--help").output.split())
+    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "5 ", "130 ", "141 "):
+        assert status in text, (status, text)
+
+
+def test_table_json_names_trumps_as_the_report_does():
+    data = json.loads(cli_run("table", EXAMPLES / "schafkopf2-card17.toml", "--json").stdout)
+    assert {cell["trump"] for cell in data["cells"]} == {"eichel", "gruen", "rot", "schellen"}
+    data = json.loads(cli_run("table", EXAMPLES / "scharwenzel-ending.toml", "--json").stdout)
+    assert {cell["trump"] for cell in data["cells"]} == {"clubs", "spades", "hearts", "diamonds"}

@@ -1,4 +1,4 @@
-"""The command line stays a thin front end (issue 21): no function of ``cli/`` is longer than
+"""The command line stays a thin front end: no function of ``cli/`` is longer than
 60 lines, and there is one way to stop on bad input (``stich.cli.common.fail``) and one progress bar
 (``stich.cli.progress``, tqdm's)."""
 
@@ -29,7 +29,7 @@ def test_no_cli_function_is_longer_than_60_lines():
 
 
 def test_no_function_outside_the_core_is_longer_than_60_lines():
-    """Issue 21: the same bound for the whole package but the Cython core (whose Python
+    """The same bound for the whole package but the Cython core (whose Python
     helpers there are short too, but the search itself is one loop on purpose)."""
     assert long_functions(ROOT / "solver", "**/*.py", skip="core") == []
 

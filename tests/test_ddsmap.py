@@ -70,9 +70,7 @@ def _bridge_winner(cards: list[str], trump: str) -> int:
     best = 0
     for i in range(1, len(cards)):
         c, b = cards[i], cards[best]
-        if c[0] == b[0] and BRIDGE_RANKS.index(c[1]) < BRIDGE_RANKS.index(b[1]):
-            best = i
-        elif c[0] == trump and b[0] != trump:
+        if c[0] == b[0] and BRIDGE_RANKS.index(c[1]) < BRIDGE_RANKS.index(b[1]) or c[0] == trump and b[0] != trump:
             best = i
     return best
 

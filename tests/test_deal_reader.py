@@ -11,10 +11,12 @@ import os
 from pathlib import Path
 
 import pytest
+from clirun import one_line_error, run
 
 import stich
 from stich import DealError, load, loads
 from stich.deals.deal import Pile
+from stich.deals.deal import load as deal_load
 from stich.model.cards import (
     ACE,
     CLUBS,
@@ -772,3 +774,51 @@ def test_nothing_but_deal_errors_escape():
         with pytest.raises(DealError) as info:
             loads(text, "odd.toml")
         assert "\n" not in str(info.value) and "odd.toml" in str(info.value)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+SCHARWENZEL_END = ('game = "scharwenzel"\n{extra}\n[hands]\n1 = "♣Q ♥9 ♠A"\n2 = "♥7 ♦10 ♠K"\n'
+                   '3 = "♥J ♦A ♣8"\n4 = "♥A ♥K ♦K"\n')
+
+
+@pytest.mark.parametrize("trump", ['"x"', "5", "[1]"])
+def test_all_passed_with_a_bad_trump_is_bad_input(tmp_path, trump):
+    path = write(tmp_path, "d.toml", SCHARWENZEL_END.format(extra=f"all_passed = true\ntrump = {trump}"))
+    one_line_error(run("solve", path), "d.toml", "trump")
+
+
+@pytest.mark.parametrize("value", ['"x"', "5", "{}", "4", "true"])
+def test_players_is_checked_in_every_game(tmp_path, value):
+    for example in ("schafkopf2-ending.toml", "elfern-ending.toml"):
+        text = f"players = {value}\n" + (EXAMPLES / example).read_text(encoding="utf-8")
+        one_line_error(run("solve", write(tmp_path, example, text)), example, "players")
+
+
+def test_players_two_is_accepted_in_the_two_player_games(tmp_path):
+    text = "players = 2\n" + (EXAMPLES / "schafkopf2-ending.toml").read_text(encoding="utf-8")
+    assert deal_load(write(tmp_path, "p.toml", text)).players == 2
+
+
+@pytest.mark.parametrize("game,deal_lines,rules,ok", [
+    ("einwerfen", 'trump = "rot"\n[hands]\n1 = "RA"\n2 = "RK"\n3 = "RO"\n4 = "RU"\n', "", False),
+    ("elfern", '[hands]\n1 = "♠A"\n2 = "♠K"\n', "", False),
+    ("officers_skat", 'trump = "rot"\n[piles]\n1 = "RA"\n2 = "RK"\n', "", True),
+    ("officers_skat", 'trump = "rot"\n[piles]\n1 = "RA"\n2 = "RK"\n', '[rules]\nschwarz = "no_points"\n', False),
+    ("schafkopf2", '[piles]\n1 = "RA"\n2 = "RK"\n', "", True),
+])
+def test_won_trick_only_where_the_game_asks_who_won_a_trick(tmp_path, game, deal_lines, rules, ok):
+    """`won_trick` is refused in an Einwerfen file: it is a key of the games whose
+    play or outcome asks whether a side has won a trick (Schwarz as no trick, a pair)."""
+    path = tmp_path / "d.toml"
+    path.write_text(f'game = "{game}"\ntaken = [10, 0]\nwon_trick = [true, false]\n{deal_lines}{rules}')
+    result = run("solve", str(path))
+    if ok:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 2
+        assert len(result.stderr.strip().splitlines()) == 1 and "won_trick" in result.stderr

@@ -17,11 +17,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_line_error
+from clirun import run as cli_run
 
 from stich.cli.deal import deal_command
 from stich.deals.constraints import ConstraintError, parse_constraint
 from stich.deals.deal import load, loads
 from stich.deals.dealing import candidate_seed, generate_deals, random_deal
+from stich.games import GAMES
 from stich.model.cards import (
     ACE,
     CLUBS,
@@ -251,7 +254,7 @@ def test_where_on_the_command_line_holds_on_every_file(tmp_path):
     assert len(files) == 8
     for path in files:
         d = load(path)
-        assert bare(hand(d, 1), TEN, lambda c: sw_suit(c, d.trump))
+        assert bare(hand(d, 1), TEN, lambda c: sw_suit(c, d.trump))  # noqa: B023 - called at once
         assert sum(sw_suit(c, d.trump) == d.trump for c in hand(d, 2)) >= 4
 
 
@@ -304,7 +307,7 @@ def test_grammar_errors_exit_2_and_point_at_the_bad_part(game, text, bad, words,
     assert result.exit_code == 2
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert words in result.stderr
-    [line] = result.stderr.splitlines()           # one line off a terminal (issue 22)
+    [line] = result.stderr.splitlines()           # one line off a terminal
     at = int(re.search(r"at character (\d+): ", line).group(1)) - 1
     assert text[at:at + len(bad)] == bad and f"{bad!r}" in line
     monkeypatch.setattr("stich.cli.deal.on_terminal", lambda: True)   # on a terminal: underlined
@@ -345,3 +348,44 @@ def test_impossible_constraint_gives_up_with_a_clear_error():
 def test_bad_settings_exit_2(args, words):
     result = run(*args)
     assert result.exit_code == 2 and words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_deeply_nested_where_is_bad_input_and_many_nots_are_fine():
+    deep = "(" * 400 + "seat 1 holds a bare ten" + ")" * 400
+    result = cli_run("deal", "--game", "scharwenzel", "--where", deep)
+    assert result.exit_code == 2 and "internal error" not in result.output
+    assert "nested" in result.stderr
+    nots = "not " * 3000 + "seat 1 holds a bare ten"
+    result = cli_run("deal", "--game", "scharwenzel", "--where", nots, "--json")
+    assert result.exit_code == 0, result.output
+
+
+def test_where_honours_are_the_games_own_honours(tmp_path):
+    """`--where ... honours` counts (not Elfern's honour ranks in every game)
+    the cards that carry a value in a game scored in honours (here the sevens too)."""
+    from stich.deals.constraints import parse_constraint
+    from stich.deals.dealing import random_deal
+    from stich.games import register
+    rules = tmp_path / "sevens.toml"
+    rules.write_text('extends = "bohemian_schneider"\nname = "sevens"\ntitle = "Sevens"\n'
+                     '[values]\nA = 1\nK = 1\nQ = 1\nJ = 1\n10 = 1\n7 = 1\n')
+    register(GAMES, rules)
+    sevens = 0
+    try:
+        for seed in range(1, 20):
+            deal = random_deal("sevens", seed)
+            held = deal.hands[1]
+            want = sum(1 for c in held if c.rank in (14, 13, 12, 11, 10, 7))
+            old = sum(1 for c in held if c.rank in (14, 13, 12, 11, 10))
+            assert parse_constraint(f"seat 1 holds exactly {want} honours", "sevens")(deal)
+            if old != want:
+                sevens += 1
+                assert not parse_constraint(f"seat 1 holds exactly {old} honours", "sevens")(deal)
+        assert sevens > 0
+    finally:
+        GAMES.pop("sevens")
+
+
+def test_where_errors_are_one_line():
+    line = one_line_error(cli_run("deal", "--game", "elfern", "--where", "seat 1 holds ("), "--where", "'('")
+    assert "^" not in line

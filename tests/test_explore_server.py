@@ -25,8 +25,8 @@ pytest.importorskip("uvicorn", reason="stich explore needs its extra: pip instal
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from stich.cli.main import main  # noqa: E402
 from stich import load, loads  # noqa: E402
+from stich.cli.main import main  # noqa: E402
 from stich.explore.app import create_app  # noqa: E402
 from stich.explore.pool import WorkerPool  # noqa: E402
 from stich.explore.position import file_line, position_deal, start_text  # noqa: E402

@@ -1,4 +1,4 @@
-"""Fuzzing deal files and the options read with them (issue 12, part 2; issue 22): every input
+"""Fuzzing deal files and the options read with them: every input
 either exits 2 with one line on standard error naming what is wrong, or gives an answer; small
 answers are checked against the brute force of tests/reference.py.
 

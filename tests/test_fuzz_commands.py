@@ -1,4 +1,4 @@
-"""Fuzzing every command (issue 22): each of the twelve is run on mutated deal files (or, for
+"""Fuzzing every command: each of the twelve is run on mutated deal files (or, for
 ``deal``, ``rules`` and ``bench``, on mutated arguments) with options drawn from what it takes,
 good and bad.  Each run must exit 2 with one line naming what is wrong, or answer.
 

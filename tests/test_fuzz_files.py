@@ -1,4 +1,4 @@
-"""Fuzzing every other kind of user file (issue 22): rule files (and their ``extends``), deal
+"""Fuzzing every other kind of user file: rule files (and their ``extends``), deal
 files with hidden cards, tactic files and predicate files.  Each mutated file is given to the
 commands that read it; each must exit 2 with one line naming what is wrong, or answer.
 

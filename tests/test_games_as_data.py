@@ -1,4 +1,4 @@
-"""A game is data (issues 13 and 21).  Outside ``solver/games/`` (and the per-game tactic
+"""A game is data.  Outside ``solver/games/`` (and the per-game tactic
 modules), no code spells a game: not its name, not a layout's kind, not one game's option,
 not an outcome level's name, and no code imports a game module or asks ``isinstance`` of a
 layout class.  The search core (``.pyx``/``.pxi``, comments included) names no game.

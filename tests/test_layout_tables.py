@@ -1,4 +1,4 @@
-"""One engine and its table across the hidden layouts of an information set (issue 10, part 6):
+"""One engine and its table across the hidden layouts of an information set:
 ``Engine.next_layout`` keeps only the entries whose keys name every card that may differ
 between layouts, so every layout's answer is the one a fresh table gives."""
 

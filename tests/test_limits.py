@@ -8,10 +8,14 @@ limit, with the same table, gives the exact value again."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from clirun import one_line_error, run
 from randompositions import MODES, generate
 
 from stich import loads
+from stich.cli import common
 from stich.core._search import Engine, SearchLimit
 from stich.search.ladder import forced_rung
 from stich.search.session import Session
@@ -214,3 +218,63 @@ def test_cli_bad_limits_exit_2(option):
 
     out = CliRunner().invoke(main, ["solve", "examples/schafkopf2-deal.toml", *option])
     assert out.exit_code == 2
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+EXAMPLES = ROOT / "examples"
+
+
+ENDING = EXAMPLES / "elfern-ending.toml"
+
+
+def test_tt_mb_above_free_memory_is_refused(monkeypatch):
+    monkeypatch.setattr(common, "available_megabytes", lambda: 1000)
+    one_line_error(run("solve", EXAMPLES / "elfern-ending.toml", "--tt-mb", "65536"), "--tt-mb", "free")
+
+
+def test_memory_error_making_the_engine_is_bad_input(monkeypatch):
+    import stich.cli.solve
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError()
+    monkeypatch.setattr(stich.cli.solve, "solve_deal", no_memory)
+    one_line_error(run("solve", EXAMPLES / "elfern-ending.toml"), "--tt-mb")
+
+
+def test_tt_mb_help_says_a_large_table_is_slower():
+    assert "slower" in run("solve", "--help").output
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e400"])
+@pytest.mark.parametrize("command", ["solve", "analyze", "batch", "tactic"])
+def test_time_limit_inf_or_nan_is_bad_input(tmp_path, command, value):
+    args = {"solve": [ENDING], "analyze": [ENDING], "batch": [ENDING, "--out", tmp_path / "r.jsonl"],
+            "tactic": ["elfern.take_honour", "--from", ENDING]}[command]
+    one_line_error(run(command, *args, "--time-limit", value), "--time-limit")
+
+
+def test_a_huge_node_limit_is_bad_input_not_an_overflow(tmp_path):
+    huge = "99999999999999999999999"
+    one_line_error(run("solve", ENDING, "--node-limit", huge), "--node-limit")
+    one_line_error(run("batch", ENDING, "--out", tmp_path / "r.jsonl", "--node-limit", huge), "--node-limit")
+
+
+def test_the_largest_node_limit_allowed_reaches_the_core():
+    from stich import load, solve
+    from stich.core.anytime import MAX_NODES, Limits
+    result = solve(load(ENDING), limits=Limits(nodes=MAX_NODES))
+    assert result.exact
+    with pytest.raises(ValueError):
+        Limits(nodes=MAX_NODES + 1)
+
+
+def test_deal_count_is_capped_like_batch_generate():
+    one_line_error(run("deal", "--game", "elfern", "-n", "100001", "--json"), "-n")
+    one_line_error(run("deal", "--game", "elfern", "-n", "99999999999999999999", "--json"), "-n")
+
+
+def test_a_batch_generates_at_most_a_million_deals(tmp_path):
+    many = [arg for seed in range(11) for arg in ("--generate", f"elfern:100000:{seed}")]
+    one_line_error(run("batch", *many, "--out", tmp_path / "r.jsonl"), "--generate", "1,000,000")

@@ -9,17 +9,23 @@ examples."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import run as cli_run
 from randompositions import MODES, generate
 
-from stich.cli.main import main
 from stich import loads
 from stich.analysis.analyze import analyze
 from stich.analysis.puzzle import solve_puzzle
 from stich.analysis.replay import replay
 from stich.analysis.table import dd_table
+from stich.cli.main import main
 from stich.core.anytime import Limits
 from stich.deals.deal import load
 
@@ -495,3 +501,51 @@ def test_replay_player_view_leaves_out_the_layouts_over_the_limit():
     from stich.report.suggest import judgement_report
     text = judgement_report(replay(deal).steps, none)
     assert text.count("not judged") == len(none) and "nan" not in text
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("command,target,args", [
+    ("solve", "stich.cli.solve.solve_deal", ["examples/elfern-ending.toml"]),
+    ("analyze", "stich.cli.analyze.analyze", ["examples/elfern-ending.toml"]),
+    ("puzzle", "stich.cli.puzzle.solve_puzzle", ["examples/elfern-ending.toml", "--goal", "win"]),
+    ("table", "stich.cli.table.dd_table", ["examples/scharwenzel-deal.toml"]),
+    ("replay", "stich.cli.replay.replay", ["examples/scharwenzel-played.toml"]),
+    ("deal", "stich.cli.deal.generate_deals", ["--game", "elfern"]),
+    ("bench", "stich.cli.bench.run", ["--quick"]),
+    ("batch", "stich.analysis.batch.solve_item", ["examples/elfern-ending.toml", "--jobs", "1"]),
+])
+def test_ctrl_c_exits_130_in_every_command(monkeypatch, tmp_path, command, target, args):
+    module, name = target.rsplit(".", 1)
+    monkeypatch.setattr(sys.modules[module] if module in sys.modules else __import__(module, fromlist=[name]),
+                        name, _interrupt)
+    args = [str(ROOT / a) if a.startswith("examples/") else a for a in args]
+    if command == "batch":
+        args += ["--out", str(tmp_path / "r.jsonl")]
+    result = cli_run(command, *args)
+    assert result.exit_code == 130, (result.exit_code, result.output)
+    assert "interrupted" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_real_ctrl_c_keeps_the_deals_already_written(tmp_path):
+    out = tmp_path / "deals"
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                             "from stich.cli.main import main; main(sys.argv[2:], prog_name='stich')", str(ROOT),
+                             "deal", "--game", "elfern", "-n", "100000", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(out.glob("*.toml"))) < 3:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "kept" in err and "Traceback" not in err
+    written = sorted(out.glob("*.toml"))
+    assert len(written) >= 3
+    for path in written:
+        load(path)          # every file written is whole

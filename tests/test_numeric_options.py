@@ -1,5 +1,5 @@
 """Every option of every command that takes a number, tried with 0, -1, nan, inf, 10**30 and a
-word (issue 22): each exits 2 with one line naming the option, or works.
+word: each exits 2 with one line naming the option, or works.
 
 The options are found by reading the commands (every click parameter whose type is a number),
 so an option added later is tried too.  The inputs are tiny (a three-trick ending, 24 hidden

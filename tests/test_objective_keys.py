@@ -1,4 +1,4 @@
-"""Issue 21, defect 2: the table key holds every parameter of the objective that changes a value.
+"""The table key holds every parameter of the objective that changes a value.
 
 One engine keeps its table between searches of the same deal under different objectives, so
 an entry stored under one objective must never answer another.  For every ordered pair of

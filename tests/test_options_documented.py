@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from clirun import run
 
 from stich.games import GAMES
 
@@ -40,3 +41,31 @@ def test_the_reference_reads_every_option_that_changes_the_play(game, option):
     text = (ROOT / "tests" / "reference.py").read_text(encoding="utf-8")
     assert option.name in OUTSIDE_THE_PLAY or re.search(rf"\b{option.name}\b", text), \
         f"tests/reference.py never reads {option.name}: write its effect there (or say why not)"
+
+
+def test_the_docs_are_the_projects_own_and_cited():
+    for name in ("deal-format.md", "rules.md"):
+        assert (ROOT / "docs" / name).is_file()
+    for path in (ROOT / "README.md", ROOT / "solver" / "deals" / "deal.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "shared/" not in text and "docs/" in text, path
+    assert "docs/rules.md" in run("rules").output
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"docs/deal-format.md", "docs/rules.md"' in pyproject
+    assert "docs/*.md" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+
+
+def test_rules_doc_has_every_section_stich_rules_cites():
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    for spec in GAMES.values():
+        if spec.rule_file is not None:
+            # a rule file cites its own sources: each option's [short names] are among them
+            for option in spec.options:
+                cited = re.findall(r"\[[\w-]+\]", option.source)
+                assert cited, option.source
+                assert all(any(s.startswith(c) for s in spec.sources) for c in cited), option.source
+            continue
+        for option in spec.options:
+            section = option.source.split("§")[1].split()[0]
+            assert f"## {section}." in text, option.source
+            assert f"`{option.name}`" in text

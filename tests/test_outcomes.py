@@ -828,3 +828,43 @@ def test_mariage_totals_are_the_minimax_of_the_difference():
                               lambda m: m.totals[0] - m.totals[1], f"mariage seed {seed}\n{text}")
         assert result.line_totals == result.totals
     assert announced >= MARIAGE_SEEDS // 10, "too few marriages: the generator no longer tests them"
+
+
+@pytest.mark.parametrize("game", ["einwerfen", "schafkopf2", "elfern", "scharwenzel", "officers_skat"])
+def test_a_goal_at_the_last_card_agrees_with_the_search_before_it(game):
+    """One card before the end, each goal word of the game: the search's verdict and the key
+    move (decided at the end of the deal, by the outcome) never contradict each other, and a
+    level the winner misses (Einwerfen: a win below 91 is no matsch) is not met."""
+    from stich.analysis.puzzle import solve_puzzle
+    from stich.deals.dealing import random_deal
+    checked = missed = 0
+    for seed in range(1, 7):
+        deal = random_deal(game, seed)
+        here = deal.after(stich.solve(deal, objective="total").line[:-1])
+        for word, goal in deal.game_spec.goals.items():
+            if goal.kind != "level":
+                continue
+            result = solve_puzzle(here, word)
+            assert (result.verdict == "unreachable") == (not result.key_moves), (seed, word, result.verdict)
+            checked += 1
+            missed += result.verdict == "unreachable"
+    assert checked >= 12 and missed > 0
+
+
+@pytest.mark.parametrize("game", ["schafkopf2", "elfern"])
+def test_schwarz_at_the_last_card_is_only_schwarz(game):
+    """At the last card --goal schwarz is not any win: it is reachable exactly when
+    the deal ends schwarz for the side to move."""
+    from stich.analysis.puzzle import solve_puzzle
+    from stich.deals.dealing import random_deal
+    for seed in range(1, 9):
+        deal = random_deal(game, seed)
+        here = deal.after(stich.solve(deal, objective="total").line[:-1])
+        side = here.position().to_move % 2
+        outcome = stich.solve(here).outcome
+        schwarz = outcome.level == "schwarz" and outcome.winner == side + 1
+        try:
+            reachable = solve_puzzle(here, "schwarz").verdict != "unreachable"
+        except stich.DealError:                 # the other side has won a trick already
+            reachable = False
+        assert reachable == schwarz, seed

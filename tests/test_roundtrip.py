@@ -14,6 +14,7 @@ import pytest
 from stich import Deal, load, loads
 from stich.deals.deal import Pile
 from stich.deals.dealing import random_deal
+from stich.games import GAMES
 from stich.model.cards import FRENCH, GERMAN, HEARTS, SPADES, Card
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -200,3 +201,16 @@ def test_dump_keeps_what_was_read():
 def test_source_does_not_matter_for_equality():
     text = HAND_WRITTEN[3]
     assert loads(text, "a.toml") == loads(text, "b.toml")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_taken_reading_is_written_for_every_game_it_applies_to():
+    """The rule "a side with points in `taken` has won a trick" is not for Schafkopf2 only:
+    rules.md states it for every game whose outcome asks whether a side took no trick."""
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    reading = next(p for p in rules.split("\n- ") if "has won a trick, a side with none" in p)
+    for game in GAMES.values():
+        if game.no_trick_level(game.resolve_options({})) and game.name != "schafkopf2":
+            assert game.title.split(" (")[0] in reading, game.name

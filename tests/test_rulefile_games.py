@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 import reference
 from click.testing import CliRunner
+from clirun import one_line_error
+from clirun import run as cli_run
 from randompositions import RULE_MODES, generate_rule_case
 from test_crosscheck import check_reader, compare
 
@@ -412,3 +415,82 @@ def test_a_deal_naming_a_missing_rule_file_says_which_deal_and_key(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1
     assert lines[0].startswith(f"stich: {deal}: game: ") and "nowhere.toml" in lines[0]
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+BAD_RULE_VALUES = [
+    ("[outcome]\nlevels = -1\n", "outcome.levels"),
+    ("[outcome]\nlevels = [\"x\"]\n", "outcome.levels[1]"),
+    ("[outcome]\nwin = 99999999999999999999\n", "outcome.win"),
+    ("[outcome]\nscore = 99999999999999999999\n", "outcome.score"),
+    ("[outcome]\nlevels = [{ name = \"m\", winner_at_least = -5 }]\n", "outcome.levels[1].winner_at_least"),
+    ("[play]\nlast_trick = -1\n", "play.last_trick"),
+    ("[values]\nA = 1000000\n", "values.A"),
+    ("players = 100\n", "players"),
+    ("players = []\n", "players"),
+    ("[options.x]\ndefault = \"a\"\nchoices = 5\n", "options.x.choices"),
+    ("[options.x]\ndefault = \"a\"\nchoices = [[\"a\"]]\n", "options.x.choices"),
+    ("[view]\nstock = \"yes\"\n", "view.stock"),
+    ("[view]\nwhy = 5\n", "view.why"),
+    ("sources = \"one\"\n", "sources"),
+]
+
+
+@pytest.mark.parametrize("text,key", BAD_RULE_VALUES, ids=[k for _, k in BAD_RULE_VALUES])
+def test_every_rule_file_value_is_checked(tmp_path, text, key):
+    head = 'extends = "einwerfen"\nname = "toy22"\n'
+    if text.startswith(("players", "sources")):
+        head, text = head + text, ""
+    path = write(tmp_path, "toy.toml", head + text)
+    one_line_error(cli_run("rules", path), "toy.toml", key)
+
+
+def test_a_missing_extends_target_names_the_file_and_key(tmp_path):
+    path = write(tmp_path, "ext.toml", 'extends = "nothere.toml"\nname = "x"\n')
+    line = one_line_error(cli_run("rules", path), "ext.toml: extends", "nothere.toml")
+    assert line.count(str(tmp_path)) <= 2
+
+
+def test_rule_file_paths_are_shown_as_typed(tmp_path, monkeypatch):
+    write(tmp_path, "ext.toml", 'extends = "nothere.toml"\nname = "x"\n')
+    write(tmp_path, "bad.toml", 'name = "BAD"\nsources = ["x"]\n')
+    monkeypatch.chdir(tmp_path)
+    line = one_line_error(cli_run("rules", "ext.toml"), "ext.toml: extends")
+    assert str(tmp_path) not in line, line
+    line = one_line_error(cli_run("rules", "bad.toml"), "bad.toml: name")
+    assert str(tmp_path) not in line, line
+
+
+def test_deep_nesting_in_a_rule_file_names_the_file(tmp_path):
+    path = write(tmp_path, "deep.toml", 'name = "x"\nsources = ["a"]\nvalues = ' + "[" * 5000 + "]" * 5000 + "\n")
+    one_line_error(cli_run("rules", path), "deep.toml", "nested")
+
+
+def test_a_deal_whose_game_is_a_bad_rule_file_names_the_deal_file(tmp_path):
+    deal = write(tmp_path, "gnull.toml", 'game = "/dev/null"\n[hands]\n1 = "♣A"\n')
+    one_line_error(cli_run("solve", deal), "gnull.toml: game", "/dev/null")
+
+
+def test_a_rule_file_key_with_a_line_break_is_one_line(tmp_path):
+    path = write(tmp_path, "r.toml", 'extends = "einwerfen"\nname = "toy"\n"\\u001e" = 0\n')
+    one_line_error(cli_run("rules", path), "r.toml", "unknown key", "\\x1e")
+
+
+@pytest.mark.parametrize("game,changes,key", [
+    ("officers_skat", [("players = 2", "players = 4")], "layout"),           # 64 pile cards, 32 in the pack
+    ("bohemian_schneider", [("players = 2", "players = 6"), ("hand = 6", "hand = 5")], "layout.hand"),
+])                                                                      # a stock of 2 for 6 players
+def test_a_layout_that_does_not_fit_the_pack_is_refused(tmp_path, game, changes, key):
+    from stich.games.rulefile import RULES_DIR
+    text = (RULES_DIR / f"{game}.toml").read_text(encoding="utf-8")
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    path = write(tmp_path, "r.toml", text.replace(f'name = "{game}"', 'name = "toy"'))
+    one_line_error(cli_run("rules", path), "r.toml", key)
+    one_line_error(cli_run("deal", "--game", path), "r.toml", key)

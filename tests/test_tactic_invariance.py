@@ -1,4 +1,4 @@
-"""Advice is for players: a tactic may use only what the mover sees (issue 18, part 1).
+"""Advice is for players: a tactic may use only what the mover sees.
 
 On at least 500 random decisions per game, every built-in tactic (and every tactic and
 feature of examples/my_tactic.py) gives the same answer on every sampled layout of the
@@ -83,7 +83,7 @@ def test_the_old_double_dummy_bare_ten_fails_the_same_test():
 
 
 def test_a_visible_bare_ten_is_advised_at_trick_1_in_every_deal_whose_ten_is_not_trump():
-    """Issue 18, done when: 100 deals with "seat 1 up holds a bare ten"; seat 1 leads the first
+    """100 deals with "seat 1 up holds a bare ten"; seat 1 leads the first
     trick; the visible bare ten applies there exactly when that ten is not trump."""
     from stich.deals.constraints import parse_constraint
     tactic = REGISTRY["schafkopf2.bare_ten.lead_at_once"]

@@ -1,10 +1,11 @@
-"""`stich tactic --view player` (issue 18, part 5): every choice of the study judged from the
+"""`stich tactic --view player`: every choice of the study judged from the
 mover's chair, against exact enumeration and where the mover sees everything."""
 
 from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -87,7 +88,7 @@ def check_exact(tactic_file, deal) -> int:
 
 
 def test_sampled_decisions_use_the_requested_layouts(tactic_file):
-    text = open("examples/schafkopf2-deal.toml", encoding="utf-8").read()
+    text = Path("examples/schafkopf2-deal.toml").read_text(encoding="utf-8")
     _, _, record = study([text], tactic_file, "score", samples=3, first=True)[0]
     assert record.decisions and all(d.player.layouts == 3 and not d.player.exact
                                     and d.player.consistent > 3 for d in record.decisions)

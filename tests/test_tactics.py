@@ -1,17 +1,21 @@
-"""The tactics study (issue 18): runs that follow the advice, the one-off statistics, the
+"""The tactics study: runs that follow the advice, the one-off statistics, the
 report, reproducibility and bad input."""
 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 import reference
 from click.testing import CliRunner
+from clirun import one_line_error, start
+from clirun import run as cli_run
 
 from stich.cli.main import main
 from stich.deals.deal import loads
@@ -170,7 +174,7 @@ def test_a_study_scores_its_decisions_like_solve():
 
 
 def test_the_first_visible_bare_ten_decision_is_trick_1():
-    """Issue 18, done when: with --first --objective total, a study records the visible bare
+    """With --first --objective total, a study records the visible bare
     ten's first decision at trick 1 in every deal where seat 1's bare ten is not trump."""
     from stich.deals.constraints import parse_constraint
     name = "schafkopf2.bare_ten.lead_at_once"
@@ -451,3 +455,121 @@ def test_conditional_report_of_a_hand_computed_case():
     assert found["trick", 1]["advice_minus_random"]["mean"] == pytest.approx(0 - 1)
     assert found["trick", 2]["verdict"] == "advice worse"
     assert found["trick", 2]["advice_minus_random"]["mean"] == pytest.approx(3 - 1.5)
+
+
+EXAMPLES = ROOT / "examples"
+
+
+ENDING = EXAMPLES / "elfern-ending.toml"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+RAISING = '''
+from stich.tactics import tactic
+
+@tactic("stops")
+def stops(view):
+    """Raise {what}."""
+    raise {what}
+'''
+
+
+SLOW = '''
+import time
+from stich.tactics import tactic
+
+@tactic("slow")
+def slow(view):
+    """Sleep at each decision: time to press Ctrl-C."""
+    time.sleep(0.2)
+    return None
+'''
+
+
+SLEEPY = '''
+import time
+from stich.tactics import tactic
+
+@tactic("sleepy")
+def sleepy(view):
+    """Think for a long time at every decision: a deal of minutes, like Elfern's from the
+    player's view."""
+    time.sleep(30)
+    return None
+'''
+
+
+def test_tactic_from_a_directory_names_the_bad_file_and_its_problem(tmp_path):
+    write(tmp_path, "bad.toml", 'game = "elfern"\nstock = "♣7"\n[hands]\n1 = "♣A"\n2 = "♣K"\n')
+    solved = one_line_error(cli_run("solve", tmp_path / "bad.toml"), "bad.toml", "stock")
+    for jobs in ("1", "2"):
+        line = one_line_error(cli_run("tactic", "elfern.take_honour", "--from", tmp_path, "--jobs", jobs))
+        assert solved.split("stich: ", 1)[1] in line, (solved, line)
+
+
+def test_tactic_deals_is_capped_and_a_tactic_of_another_game_is_refused():
+    one_line_error(cli_run("tactic", "elfern.take_honour", "--game", "elfern", "--deals", "100001"), "--deals")
+    one_line_error(cli_run("tactic", "schafkopf2.bare_ten.asap", "--game", "scharwenzel", "--deals", "1"),
+                   "schafkopf2.bare_ten.asap", "another game")
+    one_line_error(cli_run("tactic", "schafkopf2.bare_ten.asap", "--from", ENDING),
+                   "schafkopf2.bare_ten.asap", "elfern")
+
+
+@pytest.mark.parametrize("what", ["KeyboardInterrupt", "SystemExit(3)"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_tactic_raising_keyboard_interrupt_is_the_files_fault(tmp_path, what, jobs):
+    path = write(tmp_path, "t.py", RAISING.format(what=what))
+    result = cli_run("tactic", "stops", "--tactic-file", path, "--from", ENDING, "--jobs", jobs)
+    one_line_error(result, "t.py", "stops", what.split("(")[0])
+
+
+def test_a_predicate_or_tactic_file_raising_keyboard_interrupt_when_loaded(tmp_path):
+    path = write(tmp_path, "p.py", "raise KeyboardInterrupt\n")
+    one_line_error(cli_run("deal", "--game", "elfern", "--predicate", path), "p.py", "KeyboardInterrupt")
+    one_line_error(cli_run("tactic", "x", "--tactic-file", path, "--from", ENDING), "p.py", "KeyboardInterrupt")
+    accept = write(tmp_path, "a.py", "def accept(deal):\n    raise KeyboardInterrupt\n")
+    one_line_error(cli_run("deal", "--game", "elfern", "--predicate", accept), "a.py", "KeyboardInterrupt")
+
+
+def test_a_real_ctrl_c_in_a_tactic_study_still_exits_130(tmp_path):
+    path = write(tmp_path, "slow.py", SLOW)
+    proc = start("tactic", "slow", "--tactic-file", path, "--game", "scharwenzel", "--deals", 50,
+                 "--jobs", 1, "--out", tmp_path / "r.jsonl")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (tmp_path / "r.jsonl").exists():
+        time.sleep(0.1)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_ctrl_c_does_not_wait_for_the_deals_the_workers_are_on(tmp_path):
+    """Found running the README's studies: Ctrl-C waited for the running deals to finish (minutes
+    each), because the pool was shut down with wait=True.  The workers are stopped instead; what
+    finished is kept either way."""
+    path = write(tmp_path, "sleepy.py", SLEEPY)
+    proc = start("tactic", "sleepy", "--tactic-file", path, "--game", "scharwenzel", "--deals", 4,
+                 "--jobs", 2, "--out", tmp_path / "r.jsonl")
+    time.sleep(6)                       # the workers are started and inside a decision
+    pressed = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - pressed < 15, "Ctrl-C waited for the running deals"
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("body", ["return (1 / 0 for _ in [0])", "raise Boom()", "return [Weird()]"])
+def test_a_tactic_raising_anything_is_the_files_fault(tmp_path, body):
+    text = ("from stich.tactics import tactic\n\nclass Boom(BaseException):\n    pass\n\n"
+            "class Weird:\n    def __repr__(self):\n        raise ValueError\n\n"
+            f"@tactic('t')\ndef t(view):\n    {body}\n")
+    path = write(tmp_path, "t.py", text)
+    one_line_error(cli_run("tactic", "t", "--tactic-file", path, "--from", ENDING, "--jobs", "1"), "t.py", "tactic t")

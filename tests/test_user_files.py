@@ -1,4 +1,4 @@
-"""Every path that takes a user's file reads it with a limit (issue 22, point 3).
+"""Every path that takes a user's file reads it with a limit.
 
 ``/dev/zero`` never ends: read without a limit it fills the memory (2.8 GB in 4.6 s).  Each
 command that takes a file is run on it in a fresh process whose address space is capped (one
@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from clirun import one_line_error, run
 from fuzzing import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,3 +106,46 @@ def test_a_file_over_the_limit_is_refused(tmp_path, name):
     assert result.exit_code == 2, (result.exit_code, result.output[-500:])
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "big." in lines[0] and "larger than 1 MB" in lines[0], lines
+
+
+EXAMPLES = ROOT / "examples"
+
+
+ENDING_FILE = EXAMPLES / "elfern-ending.toml"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+LONG = "a" * 300
+
+
+def test_dev_zero_is_refused_quickly():
+    started = time.monotonic()
+    one_line_error(run("solve", "/dev/zero"), "/dev/zero", "not a regular file")
+    assert time.monotonic() - started < 10
+
+
+def test_a_huge_file_on_stdin_is_refused():
+    one_line_error(run("solve", "-", input="#" * (2 << 20)), "<stdin>")
+
+
+def test_empty_file_name_is_named():
+    one_line_error(run("solve", ""), "''")
+
+
+def test_a_300_character_game_name_is_bad_input(tmp_path):
+    one_line_error(run("rules", LONG), "unknown game")
+    one_line_error(run("deal", "--game", LONG), "--game")
+    deal = write(tmp_path, "long.toml", f'game = "{LONG}"\n[hands]\n1 = "♣A"\n')
+    one_line_error(run("solve", deal), "long.toml", "game")
+    rule = write(tmp_path, "ext.toml", f'extends = "{LONG}.toml"\nname = "x"\n')
+    one_line_error(run("rules", rule), "ext.toml", "extends")
+
+
+def test_a_nul_byte_in_a_file_name_is_bad_input(tmp_path):
+    one_line_error(run("rules", "/\x00"), "NUL")
+    one_line_error(run("batch", ENDING_FILE, "--out", "r\x00"), "NUL")

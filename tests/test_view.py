@@ -1,4 +1,4 @@
-"""The player's view (issue 10): information sets, hidden layouts, hidden files, suggest.
+"""The player's view: information sets, hidden layouts, hidden files, suggest.
 
 The brute force here is written from rules.md with ``tests/reference.py`` alone: the hidden
 cards of a position are found in the reference's own state, every way to put them back is
@@ -10,6 +10,7 @@ and every card is valued by the reference minimax.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from dataclasses import replace
@@ -19,10 +20,12 @@ from pathlib import Path
 import pytest
 import reference as ref
 from click.testing import CliRunner
+from clirun import one_line_error
+from clirun import run as cli_run
 from randompositions import generate_case
 
-from stich.cli.main import main
 from stich import solve
+from stich.cli.main import main
 from stich.deals.deal import Deal, DealError, Pile, loads
 from stich.games.layouts import Region
 from stich.view import (
@@ -517,3 +520,81 @@ def test_bad_seat_or_options_exit_2(args, words):
     result = run("suggest", f"{ROOT}/examples/scharwenzel-ending.toml", "--jobs", "1", *args)
     assert result.exit_code == 2 and words in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+EXAMPLES_DIR = ROOT / "examples"
+
+
+HIDDEN = EXAMPLES_DIR / "hidden" / "schafkopf2-hidden.toml"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _interrupt_after(monkeypatch, finished: int) -> None:
+    import stich.view.suggest as module
+    original = getattr(module.score_layout, "__wrapped__", module.score_layout)
+    calls = []
+
+    def score(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > finished:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+    score.__wrapped__ = original
+    monkeypatch.setattr(module, "score_layout", score)
+
+
+def test_suggest_says_the_same_outcome_and_the_points_between_two_cards():
+    """Under the score objective, where both cards reach the same outcome, `suggest` says so
+    (not "better than RA by 0 in expectation"), and how many points more."""
+    result = cli_run("suggest", str(EXAMPLES_DIR / "hidden" / "schafkopf2-hidden.toml"), "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    cards = {c["card"]: c for c in data["cards"]}
+    best, runner = cards[data["best"]], cards[data["runner_up"]]
+    assert best["expected_rung"] == runner["expected_rung"]
+    more = best["expected_total"] - runner["expected_total"]
+    assert more > 0
+    assert data["sure"] == (f"the same outcome as {data['runner_up']} on every layout, and "
+                            f"{more:.3g} card points more in expectation (exact)")
+    assert "by 0 " not in data["sure"]
+
+
+def test_suggest_json_prints_json_when_every_layout_hits_the_limit():
+    result = cli_run("suggest", HIDDEN, "--json", "--exact", "--jobs", "1", "--node-limit", "1")
+    assert result.exit_code == 5, result.output
+    data = json.loads(result.stdout)
+    assert data["exact"] is False and data["best"] is None and data["cards"] == []
+    assert data["layouts"] == 0 and data["layouts_left_out"] == 24
+
+
+def test_ctrl_c_in_suggest_prints_the_layouts_finished(monkeypatch):
+    _interrupt_after(monkeypatch, 8)
+    result = cli_run("suggest", HIDDEN, "--exact", "--jobs", "1")
+    assert result.exit_code == 130, result.output
+    assert "8 of the 24" in result.stdout and "INTERRUPTED" in result.stdout
+    _interrupt_after(monkeypatch, 8)
+    data = json.loads(cli_run("suggest", HIDDEN, "--exact", "--jobs", "1", "--json").stdout)
+    assert data["exact"] is False and data["interrupted"] is True
+    assert data["layouts"] == 8 and data["layouts_unfinished"] == 16
+
+
+def test_hidden_cites_the_docs_path():
+    text = (ROOT / "solver" / "view" / "hidden.py").read_text(encoding="utf-8")
+    assert "shared/deal-format.md" not in text and "docs/deal-format.md" in text
+    assert (ROOT / "docs" / "deal-format.md").is_file()
+
+
+def test_a_hidden_file_with_a_bad_game_names_the_game(tmp_path):
+    path = write(tmp_path, "h.toml", HIDDEN.read_text(encoding="utf-8").replace('game = "schafkopf2"',
+                                                                                 'game = "nogame"'))
+    line = one_line_error(cli_run("suggest", path), "h.toml: game", "nogame")
+    assert "hidden cards" not in line
+
+
+def test_suggest_exact_refuses_more_layouts_than_it_can_solve():
+    one_line_error(cli_run("suggest", EXAMPLES_DIR / "hidden" / "elfern-hidden.toml", "--exact"), "--exact", "too many")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from stich.deals.deal import Deal, DealError, load, loads
 from stich.deals.dealing import MAX_DEALS, generate_deals, parse_label, stream_label

@@ -179,7 +179,9 @@ def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
     gs = GoalSearch(session, goal)
     reachable = session.attempt(gs.holds)
     solver_to_move = position.rules.side(position.to_move) == side
-    key, failing, undecided = [], [], []
+    key: list[list[Card]] = []
+    failing: list[list[Card]] = []
+    undecided: list[list[Card]] = []
     for child in session.moves():
         ok = session.attempt(gs.holds)
         {True: key, False: failing, None: undecided}[ok].append(session.cards_of(child.group))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
 from stich.model.cards import Card
+from stich.model.rules import RuleSet
 from stich.search.ladder import forced_rung
 from stich.search.session import Session
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine
@@ -53,7 +54,7 @@ class Replay:
     def cost_by_side(self) -> tuple[int, int]:
         cost = [0, 0]
         for step in self.steps:
-            cost[(step.seat - 1) % 2] += step.cost
+            cost[RuleSet.side_of(step.seat)] += step.cost
         return (cost[0], cost[1])
 
 
@@ -80,7 +81,7 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
     for k, (card, pair) in enumerate(played):
         try:
             step, index, value, after, child_rung = session.guarded(
-                lambda: _judge(session, card, pair, value, before, rung))
+                lambda: _judge(session, card, pair, value, before, rung))  # noqa: B023 - called at once
         except Stopped:
             break
         except KeyboardInterrupt:          # between two searches: the finished steps stay
@@ -141,7 +142,7 @@ def _judge(session: Session, card: Card, pair: int, value: int, before, rung):
 
 def _keeping_cards(session: Session, value: int, maximise: bool) -> tuple[Card, ...]:
     """The legal cards (all of each equivalent group) that keep ``value``."""
-    keep = []
+    keep: list[Card] = []
     for child in session.moves():
         if session.keeps(value - child.gain, maximise):
             keep += session.cards_of(child.group)

@@ -21,6 +21,7 @@ from stich.core.anytime import Limits
 from stich.deals.deal import Deal, DealError, loads
 from stich.model.cards import SUITS
 from stich.model.outcome import Outcome
+from stich.model.rules import RuleSet
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 
 
@@ -88,7 +89,7 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
     if spec.declarer:               # the trump each seat should name as declarer
         by_declarer = spec.declarer_leads(deal.options)
         for seat in range(1, deal.players + 1):
-            side = (seat - 1) % 2
+            side = RuleSet.side_of(seat)
             leader = seat if by_declarer else deal.leader
             if not all(_find(cells, s, leader) and _find(cells, s, leader).exact for s in SUITS):
                 continue                     # not decided: a cell is partial or missing

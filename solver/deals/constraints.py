@@ -68,9 +68,9 @@ Predicate files (``--predicate FILE.py``) define ``accept(deal) -> bool``; see
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from stich.files.interrupt import USER_RAISES
 from stich.files.userfile import UserFileError, load_module, users_fault
@@ -97,6 +97,8 @@ from .deal import Deal
 from .dealing import holding
 
 Predicate = Callable[[Deal], bool]
+_Test = Callable[["_View"], bool]                    # a compiled clause, on the deal's view
+_Counter = Callable[["_View", tuple[Card, ...]], int]  # (view, held) -> how many of a kind
 
 
 MAX_NESTING = 50          # parentheses; deeper would only exhaust Python's stack
@@ -123,7 +125,8 @@ class ConstraintError(ValueError):
 # --- words ----------------------------------------------------------------------------------------
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve"])}
 SUIT_WORDS = {
     "clubs": 0, "club": 0, "eichel": 0, "♣": 0,
     "spades": 1, "spade": 1, "gruen": 1, "grün": 1, "♠": 1,
@@ -174,7 +177,7 @@ class GameInfo:
     players_vary: bool = False
 
     @classmethod
-    def of(cls, game: str, players: int, notation: str | None = None) -> "GameInfo":
+    def of(cls, game: str, players: int, notation: str | None = None) -> GameInfo:
         spec = GAMES[game]
         options = spec.resolve_options({})
         rules = spec.build(3, options, players)
@@ -248,37 +251,37 @@ class _Parser:
         return token
 
     # grammar
-    def parse(self) -> Predicate:
+    def parse(self) -> _Test:
         if not self.tokens:
             raise ConstraintError("empty constraint (e.g. \"seat 1 holds at least 4 trumps\")",
                                   self.text, 0, 1)
         pred = self.or_expr()
-        if self.peek() is not None:
-            token = self.peek()
+        token = self.peek()
+        if token is not None:
             raise self.fail(f"unexpected {token.text!r}: a clause ends here; join clauses with "
                             f"'and' / 'or'")
         return pred
 
-    def or_expr(self) -> Predicate:
+    def or_expr(self) -> _Test:
         parts = [self.and_expr()]
         while self.accept("or"):
             parts.append(self.and_expr())
-        return parts[0] if len(parts) == 1 else (lambda view, ps=tuple(parts): any(p(view) for p in ps))
+        return parts[0] if len(parts) == 1 else (lambda view: any(p(view) for p in parts))
 
-    def and_expr(self) -> Predicate:
+    def and_expr(self) -> _Test:
         parts = [self.not_expr()]
         while self.accept("and"):
             parts.append(self.not_expr())
-        return parts[0] if len(parts) == 1 else (lambda view, ps=tuple(parts): all(p(view) for p in ps))
+        return parts[0] if len(parts) == 1 else (lambda view: all(p(view) for p in parts))
 
-    def not_expr(self) -> Predicate:
+    def not_expr(self) -> _Test:
         negate = False
         while self.accept("not"):          # a loop, not recursion: 'not not not ...' of any length
             negate = not negate
         inner = self.operand()
         return (lambda view: not inner(view)) if negate else inner
 
-    def operand(self) -> Predicate:
+    def operand(self) -> _Test:
         opening = self.accept("(")
         if not opening:
             return self.clause()
@@ -291,7 +294,7 @@ class _Parser:
         self.depth -= 1
         return inner
 
-    def clause(self) -> Predicate:
+    def clause(self) -> _Test:
         subject = self.subject()
         token = self.peek()
         if token is None or token.word not in VERBS:
@@ -432,44 +435,46 @@ class _Parser:
             raise self.fail("expected what is held: cards, a count ('at least 4 trumps'), "
                             "'no hearts', 'a bare ten' or 'the top 3 trumps'")
         word = token.word
-        if word in ("any", "none") and (self.peek(1) and self.peek(1).word == "of"):
+        ahead = self.peek(1)
+        then = ahead.word if ahead is not None else None
+        if word in ("any", "none") and then == "of":
             self.i += 2
             cards = self.cards()
             if word == "any":
-                return lambda view, held, cs=cards: any(c in held for c in cs)
-            return lambda view, held, cs=cards: not any(c in held for c in cs)
-        if word in ("all", "every") and (self.peek(1) and self.peek(1).word == "of"):
+                return lambda view, held: any(c in held for c in cards)
+            return lambda view, held: not any(c in held for c in cards)
+        if word in ("all", "every") and then == "of":
             self.i += 2
             cards = self.cards()
-            return lambda view, held, cs=cards: all(c in held for c in cs)
+            return lambda view, held: all(c in held for c in cards)
         if word == "no":
             self.i += 1
             if self.is_card(self.peek()):
                 cards = self.cards()
-                return lambda view, held, cs=cards: not any(c in held for c in cs)
+                return lambda view, held: not any(c in held for c in cards)
             count = self.kind(subject)
             return lambda view, held: count(view, held) == 0
-        if word in ("a", "an", "the") and self.peek(1) and self.peek(1).word in ("bare", "singleton"):
+        if word in ("a", "an", "the") and then in ("bare", "singleton"):
             self.i += 2
             return self.bare()
-        if word == "the" and self.peek(1) and self.peek(1).word == "top":
+        if word == "the" and then == "top":
             self.i += 2
             n = self.number()
             self.expect_kind("trumps", "'trumps' (as in 'the top 3 trumps')")
             self.no_trumps_check()
             if n < 1:
                 raise self.fail("'the top N trumps' needs N of 1 or more")
-            return lambda view, held, n=n: all(c in held for c in view.trumps()[:n])
+            return lambda view, held: all(c in held for c in view.trumps()[:n])
         if word in ("a", "an"):
             self.i += 1
             if self.is_card(self.peek()):          # "a ♣Q": that card
                 cards = self.cards()
-                return lambda view, held, cs=cards: all(c in held for c in cs)
+                return lambda view, held: all(c in held for c in cards)
             count = self.kind(subject)
             return lambda view, held: count(view, held) >= 1
         if self.is_card(token):
             cards = self.cards()
-            return lambda view, held, cs=cards: all(c in held for c in cs)
+            return lambda view, held: all(c in held for c in cards)
         compare = self.count()
         count = self.kind(subject, compare)
         return lambda view, held: compare[0](count(view, held))
@@ -505,32 +510,32 @@ class _Parser:
                         ("min", n + 1) if word == "more" else ("max", n - 1), start)
             if word == "exactly":
                 n = self.number()
-                return (lambda v, n=n: v == n), ("min", n), start
+                return (lambda v: v == n), ("min", n), start
             low = self.number()
             self.expect("and", "'and' (as in 'between 3 and 5')")
             high = self.number()
             if low > high:
                 raise self.fail(f"'between {low} and {high}': the first number must not be larger",
                                 start)
-            return (lambda v, a=low, b=high: a <= v <= b), ("min", low), start
-        n = self.number_of(token)
-        if n is None:
+            return (lambda v: low <= v <= high), ("min", low), start
+        exact = self.number_of(token)
+        if exact is None:
             raise self.fail(f"expected cards, a count ('at least 4 trumps', 'exactly 2 aces'), "
                             f"'no hearts', 'a bare ten' or 'the top 3 trumps'; found {token.text!r}",
                             token)
         self.i += 1
-        return (lambda v, n=n: v == n), ("min", n), start
+        return (lambda v: v == exact), ("min", exact), start
 
-    def kind(self, subject, compare=None):
+    def kind(self, subject, compare=None) -> _Counter:
         """A counter ``(view, held) -> int`` for the KIND word here."""
         token = self.next("what to count: cards, trumps, a suit, a rank, honours, points or matadors")
         word = token.word
         if word in SUIT_WORDS:
             suit = SUIT_WORDS[word]
-            counter = lambda view, held, s=suit: sum(1 for c in held if view.suit(c) == s)
+            counter = lambda view, held: sum(1 for c in held if view.suit(c) == suit)
         elif word in RANK_WORDS:
             rank = RANK_WORDS[word]
-            counter = lambda view, held, r=rank: sum(1 for c in held if c.rank == r)
+            counter = lambda view, held: sum(1 for c in held if c.rank == rank)
         elif word in KIND_WORDS:
             kind = KIND_WORDS[word]
             if kind == "cards":

@@ -25,7 +25,7 @@ from stich.model.cards import NOTATIONS, Card, CardError, parse_card, parse_suit
 from stich.model.position import IllegalMove, Position
 from stich.model.rules import RuleSet
 
-from .hidden_marks import hidden_file_problem  # the player's view (issue 10)
+from .hidden_marks import hidden_file_problem  # the player's view: files with hidden cards
 
 MAX_DEAL_BYTES = 1 << 20       # a deal is a few hundred bytes; refuse to read on forever (/dev/zero)
 
@@ -149,7 +149,7 @@ class Deal:
         return pair
 
     def with_play(self, play: tuple[tuple[Card, ...], ...],
-                  shows: tuple[tuple[int, int, int], ...] | None = None) -> "Deal":
+                  shows: tuple[tuple[int, int, int], ...] | None = None) -> Deal:
         """The same deal with another ``play`` (checked again); ``shows``: its announcements
         (default: those of the current play that still fit)."""
         if shows is None:
@@ -157,7 +157,7 @@ class Deal:
                           and play[s[0]][s[1]] == self.play[s[0]][s[1]])
         return loads(replace(self, play=play, shows=shows).dump(), self.source)
 
-    def after(self, moves) -> "Deal":
+    def after(self, moves) -> Deal:
         """The deal with ``moves`` played on after its own ``play``: cards, or (card, pair)
         moves whose pair (a Mariage marriage, by its number in the rules) is shown with a lead."""
         flat = [c for trick in self.play for c in trick]
@@ -171,7 +171,7 @@ class Deal:
         play = tuple(tuple(flat[i:i + n]) for i in range(0, len(flat), n))
         return self.with_play(play, tuple(shows))
 
-    def with_rules(self, overrides: dict[str, Any]) -> "Deal":
+    def with_rules(self, overrides: dict[str, Any]) -> Deal:
         """The same deal with some options changed, e.g. from ``--rule must_head=true``."""
         rules = dict(self.rules)
         for name, value in overrides.items():
@@ -190,7 +190,7 @@ class Deal:
         n = self.notation
         spec = self.game_spec
         builtin = spec.rule_file is None or Path(spec.rule_file).parent == RULES_DIR.resolve()
-        lines = [f"game = {_q(self.game if builtin else spec.rule_file)}"]
+        lines = [f"game = {_q(self.game if builtin or spec.rule_file is None else spec.rule_file)}"]
         if n != self.game_spec.default_notation:
             lines.append(f"cards = {_q(n)}")
         if self.game_spec.players_vary:
@@ -384,7 +384,7 @@ class _Reader:
         self._check_cards(deal)
         self._check_counts(deal)
         try:
-            deal.rule_set
+            deal.rule_set  # noqa: B018 - reading the property checks the options
         except OptionError as exc:  # pragma: no cover - options were checked above
             raise self.fail("rules", str(exc)) from None
         self._check_history(deal)
@@ -482,7 +482,7 @@ class _Reader:
         return spec.default_players
 
     def _seats(self, key: str, table: dict, players: int):
-        seats = []
+        seats: list[tuple[int, str, Any]] = []
         for name, value in table.items():
             try:
                 seat = int(name)

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from stich.games import GAMES
 from stich.model.cards import Card
@@ -43,7 +44,7 @@ def _draw(game: str, seed: Any, *, players: int = 4, trump: int | None = None,
           rules: dict[str, Any] | None = None, notation: str | None = None) -> Deal:
     """The deal of ``random_deal`` before it is checked (written and read back)."""
     rng = random.Random(f"{game}:{seed}:{players}")
-    spec = GAMES[game] if game in GAMES else None
+    spec = GAMES.get(game)
     if spec is None:
         raise ValueError(f"unknown game {game!r}")
     rules = dict(rules or {})

@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Callable
+from typing import Any
 
 
 class WorkerPool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import socket
 import threading
 import webbrowser
-from typing import Callable
+from collections.abc import Callable
 
 from .app import create_app
 from .session import ExploreSession

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 USER_RAISES = (BaseException,)          # what a user's function may raise: anything
 

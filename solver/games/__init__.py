@@ -1,5 +1,6 @@
 """The games stich knows, by the name used in deal files."""
 
+import contextlib
 import os
 
 from . import elfern, schafkopf2, scharwenzel
@@ -11,11 +12,9 @@ RULES_FILES_ENV = "STICH_RULES_FILES"      # rule files given with --rules-file 
 
 for _path in builtin_rule_files():          # the games written as rule files
     register(GAMES, _path)
-for _path in filter(None, os.environ.get(RULES_FILES_ENV, "").split(os.pathsep)):
-    try:
-        register(GAMES, _path)
-    except RuleFileError:                   # the parent process has reported it already
-        pass
+for _file in filter(None, os.environ.get(RULES_FILES_ENV, "").split(os.pathsep)):
+    with contextlib.suppress(RuleFileError):    # the parent process has reported it already
+        register(GAMES, _file)
 
 __all__ = ["GAMES", "RULES_FILES_ENV", "Game", "Option", "OptionError", "RuleFileError", "View", "find_game",
            "register"]

@@ -7,11 +7,23 @@ which puzzle goals it knows, how its outcome ladder runs and what its deal files
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from stich.model.cards import SUITS, Card
+from stich.model.outcome import Outcome, Rung
+from stich.model.position import Position
+from stich.model.protocols import DealFacts
 from stich.model.rules import RuleSet
+
+from .layouts import Hands
+
+# (trump, options, players) -> the rule set of one deal; trump None where the game has none
+BuildRules = Callable[[int | None, dict[str, Any], int], RuleSet]
+# (title, headers, rows): a table the game adds to the report of a deal
+Section = tuple[str, list[str], list[list[Any]]]
 
 
 class OptionError(ValueError):
@@ -76,7 +88,7 @@ class GoalWord:
     levels: tuple[str, ...] = ()
     texts: tuple[str, ...] = ()
 
-    def qualifies(self, rung) -> bool:
+    def qualifies(self, rung: Rung) -> bool:
         if not (self.levels or self.texts):
             return True
         return rung.level in self.levels or rung.text in self.texts
@@ -100,12 +112,12 @@ class Game:
     name: str
     title: str
     default_notation: str
-    layout: Any                     # a layout object of ``stich.games.layouts``
+    layout: Hands                   # a layout object of ``stich.games.layouts``
     options: tuple[Option, ...]
-    build: Callable[..., RuleSet]
+    build: BuildRules
+    outcome: Callable[[Position, DealFacts], Outcome]    # (final position, deal) -> its outcome
+    ladder: Callable[[Position, DealFacts], list[Rung]]  # the outcome ladder; [] if none
     seat_counts: tuple[int, ...] = (2,)          # the first is the default
-    outcome: Callable[..., Any] | None = None   # (final Position, Deal) -> Outcome
-    ladder: Callable[..., Any] | None = None    # (Position, Deal) -> list of Rung, [] if none
     # How the exact value is best found for this game's trees (measured with `stich bench`):
     # the MTD driver ("mtdf": one point at a time, "step": galloping) and the first guess
     # ("half" of the range, "greedy": a play-out of the move ordering).
@@ -114,17 +126,18 @@ class Game:
     # --- the deal file and dealing ---
     trump_rule: str = NO_TRUMP      # NAMED: the deal must name it (a random deal draws one);
     #                                 OPTIONAL: it may (else ``trump_of``); NO_TRUMP: none
-    trump_of: Callable[[Any], int | None] | None = field(default=None, compare=False)
+    trump_of: Callable[[DealFacts], int | None] | None = field(default=None, compare=False)
     declarer: bool = False          # a deal may name a declarer (option first_leader = declarer)
     all_pass_trump: int | None = None   # a bidding where all can pass (``all_passed``): this trump
-    check: Callable[[Any], tuple[str, str] | None] | None = field(default=None, compare=False)
+    check: Callable[[DealFacts], tuple[str, str] | None] | None = field(default=None, compare=False)
     # does an outcome level ask whether a side took no trick (Schwarz), under these options?
     # Then points in `taken` mean that side has won one, and `won_trick` may say so
-    no_trick_level: Callable[[dict], bool] = field(default=lambda options: False, compare=False)
+    no_trick_level: Callable[[dict[str, Any]], bool] = field(default=lambda options: False, compare=False)
     # --- the analyses ---
     goals: dict[str, GoalWord] = field(default_factory=lambda: {"win": WIN})
-    variations: Callable[[Any], list | None] | None = field(default=None, compare=False)
-    report_sections: Callable[[Any], list[tuple[str, list[str], list[list]]]] | None = field(default=None, compare=False)
+    variations: Callable[[DealFacts], list[tuple[int, int, dict[str, Any]]] | None] | None = field(
+        default=None, compare=False)
+    report_sections: Callable[[DealFacts], list[Section]] | None = field(default=None, compare=False)
     # --- games from rule files (``stich.games.rulefile``) ---
     first_leader: int = 1           # the seat leading when the deal file names no leader
     sources: tuple[str, ...] = ()   # where the rules come from
@@ -164,13 +177,13 @@ class Game:
         """Does the declarer lead to the first trick (option first_leader = declarer)?"""
         return self.declarer and options.get("first_leader") == "declarer"
 
-    def trump_in_force(self, deal) -> int | None:
+    def trump_in_force(self, deal: DealFacts) -> int | None:
         """The trump of ``deal``: as written, else what the game takes (Schafkopf2's 17th card)."""
         if deal.trump is not None:
             return deal.trump
         return self.trump_of(deal) if self.trump_of is not None else None
 
-    def problem(self, deal) -> tuple[str, str] | None:
+    def problem(self, deal: DealFacts) -> tuple[str, str] | None:
         """(key, message) if ``deal`` breaks a rule of this game the generic reader does not know."""
         return self.check(deal) if self.check is not None else None
 
@@ -181,7 +194,8 @@ class Game:
         trump does not change the pack, any one builds it when none is chosen yet."""
         return tuple(self.build(SUITS[-1] if trump is None else trump, options, players).deck)
 
-    def deal(self, rng, players: int, trump: int | None, options: dict[str, Any], pack=None) -> dict[str, Any]:
+    def deal(self, rng: random.Random, players: int, trump: int | None, options: dict[str, Any],
+             pack: Callable[[int | None], tuple[Card, ...]] | None = None) -> dict[str, Any]:
         """The fields of a whole random deal (``trump`` None: drawn where the deal must name one).
         ``pack(trump)``: the pack (the dealer caches it); default ``self.pack``."""
         if trump is None and self.trump_rule == NAMED:
@@ -192,7 +206,7 @@ class Game:
 
     # --- the analyses ------------------------------------------------------------------------
 
-    def table_variations(self, deal) -> list[tuple[int, int, dict[str, Any]]] | None:
+    def table_variations(self, deal: DealFacts) -> list[tuple[int, int, dict[str, Any]]] | None:
         """What ``stich table`` solves: (trump, leader, other Deal fields) per cell, None if the
         game has no trump to choose.  Default: every trump; with a declarer, every leader too."""
         if self.variations is not None:
@@ -203,7 +217,7 @@ class Game:
         extra = {"all_passed": False} if self.all_pass_trump is not None else {}
         return [(suit, leader, extra) for suit in self.suits for leader in leaders]
 
-    def extra_sections(self, deal) -> list[tuple[str, list[str], list[list]]]:
+    def extra_sections(self, deal: DealFacts) -> list[Section]:
         """(title, headers, rows): the tables the game adds to the report of a deal (data; the
         report draws them)."""
         return self.report_sections(deal) if self.report_sections is not None else []

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from stich.model.cards import ACE, EIGHT, FRENCH, JACK, KING, NINE, QUEEN, SEVEN, SUITS, TEN, Card
 from stich.model.outcome import ALWAYS, AtLeast, Outcome, Rung
+from stich.model.position import Position
+from stich.model.protocols import DealFacts
 from stich.model.rules import FREE, FollowRule, RuleSet
 
 from .base import SCHNEIDER, WIN, Game, GoalWord, Option, View
@@ -58,7 +60,7 @@ def level_name(honours: int) -> str:
     return "schwarz" if honours >= 20 else "schneider" if honours >= 15 else "simple"
 
 
-def outcome(final, deal):
+def outcome(final: Position, deal: DealFacts):
     p = final.points
     steps = score_steps(deal.options["scoring"])
     winner = 0 if p[0] >= 11 else 1 if p[1] >= 11 else None
@@ -76,7 +78,7 @@ def outcome(final, deal):
                                              f"{won}–{p[1 - winner]} honours: {score}", rank=rank)
 
 
-def ladder(position, deal):
+def ladder(position: Position, deal: DealFacts):
     """Seat 1's side, best first: each score step it can reach, no score, then each step of
     the other side (a threshold on seat 1's honours, as the total is fixed)."""
     steps = score_steps(deal.options["scoring"])

@@ -14,10 +14,13 @@ and regions of the player's view), and which ``--where`` words it offers.  Nothi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from stich.model.cards import Card
+from stich.model.position import Position
+from stich.model.protocols import DealFacts, DealReading, SeatSight
 
 HANDS, PILES, STOCK = "hands", "piles", "stock"     # the deal file's keys (and slot kinds)
 HIDDEN = "?"                                        # a card the viewing seat does not know
@@ -30,7 +33,7 @@ class Slot(NamedTuple):
 
     part: str
     seat: int
-    index: int
+    index: int  # type: ignore[assignment]  # a field named index hides tuple.index, never called
 
     def key(self) -> str:
         """The deal file key of the slot (for messages)."""
@@ -43,7 +46,7 @@ class Region(NamedTuple):
 
     kind: str
     seat: int
-    index: int
+    index: int  # type: ignore[assignment]  # a field named index hides tuple.index, never called
 
     @property
     def unordered(self) -> bool:
@@ -87,38 +90,38 @@ class Hands:
 
     # --- deal files -------------------------------------------------------------------------
 
-    def read_seat(self, reader, key: str, value: Any, notation: str) -> tuple:
+    def read_seat(self, reader: DealReading, key: str, value: Any, notation: str) -> tuple:
         return tuple(reader._cards(key, value, notation))
 
-    def read_stock(self, reader, data: dict, notation: str) -> tuple:
+    def read_stock(self, reader: DealReading, data: dict, notation: str) -> tuple:
         """The stock of the deal file (a layout without one has none)."""
         return ()
 
-    def seat_text(self, deal, seat: int, hidden: frozenset = frozenset()) -> str:
+    def seat_text(self, deal: DealFacts, seat: int, hidden: frozenset = frozenset()) -> str:
         """A seat's cards as the file writes them; the ``hidden`` slots as ``?``."""
         return " ".join(HIDDEN if Slot(self.section, seat, i) in hidden else c.text(deal.notation)
                         for i, c in enumerate(deal.hands[seat]))
 
-    def seats_of(self, deal) -> dict:
+    def seats_of(self, deal: DealFacts) -> Mapping[int, tuple[Any, ...]]:
         """The deal's table of this layout's seats."""
         return deal.hands
 
-    def head_lines(self, deal, hidden: frozenset = frozenset()) -> list[str]:
+    def head_lines(self, deal: DealFacts, hidden: frozenset = frozenset()) -> list[str]:
         """The deal file lines of this layout above the tables (the stock)."""
         return []
 
-    def write(self, deal, hidden: frozenset = frozenset()) -> list[str]:
+    def write(self, deal: DealFacts, hidden: frozenset = frozenset()) -> list[str]:
         """The deal file lines of the seats' table; the ``hidden`` slots as ``?``."""
         return [f"[{self.section}]"] + [f'{seat} = "{self.seat_text(deal, seat, hidden)}"'
                                         for seat in sorted(self.seats_of(deal))]
 
-    def card_places(self, deal) -> list[tuple[str, Card]]:
+    def card_places(self, deal: DealFacts) -> list[tuple[str, Card]]:
         """Every card of the deal's layout with the deal file key it is written under."""
         return [(f"{self.section}.{seat}", c) for seat, cards in deal.hands.items() for c in cards]
 
     # --- hidden cards in a deal file (its TOML table, before it is read) ---------------------
 
-    def marked(self, data: dict, fail) -> list[tuple[str, tuple]]:
+    def marked(self, data: dict, fail: Callable[[str, str], Exception]) -> list[tuple[str, tuple]]:
         """Every ``?`` of the file as (key, path), in file order; ``fail(key, message)`` makes
         the error for a ``?`` where no card can be hidden."""
         places = []
@@ -149,7 +152,7 @@ class Hands:
         """The most cards a seat holds at the start of a trick."""
         return pack // players
 
-    def check(self, reader, deal, size: int) -> None:
+    def check(self, reader: DealReading, deal: DealFacts, size: int) -> None:
         """Layout rules the deal must keep beyond the card counts (raises reader.fail)."""
 
     # --- dealing ----------------------------------------------------------------------------
@@ -161,43 +164,43 @@ class Hands:
 
     # --- play -------------------------------------------------------------------------------
 
-    def held(self, position, seat: int) -> list[Card]:
+    def held(self, position: Position, seat: int) -> list[Card]:
         return list(position.hands[seat])
 
-    def playable(self, position, seat: int) -> list[Card]:
+    def playable(self, position: Position, seat: int) -> list[Card]:
         return list(position.hands[seat])
 
-    def take(self, position, seat: int, card: Card) -> None:
+    def take(self, position: Position, seat: int, card: Card) -> None:
         """Take ``card`` from ``seat``'s cards to play it."""
         position.hands[seat].remove(card)
 
-    def cards_left(self, position) -> int:
+    def cards_left(self, position: Position) -> int:
         return sum(map(len, position.hands)) + len(position.stock)
 
-    def seat_cards_text(self, position, seat: int, notation: str) -> str:
+    def seat_cards_text(self, position: Position, seat: int, notation: str) -> str:
         """A seat's cards in the report's position table."""
         return " ".join(c.text(notation) for c in position.held(seat))
 
-    def extra_text(self, position, notation: str) -> str | None:
+    def extra_text(self, position: Position, notation: str) -> str | None:
         """A line below the position table (the stock), or None."""
         return None
 
-    def seat_json(self, position, seat: int, card) -> dict:
+    def seat_json(self, position: Position, seat: int, card: Callable[[Card], dict[str, Any]]) -> dict:
         """A seat's cards as they lie, for a page (``card(c)``: a card's JSON)."""
         return {HAND: [card(c) for c in position.hands[seat]]}
 
-    def table_json(self, position, card) -> dict:
+    def table_json(self, position: Position, card: Callable[[Card], dict[str, Any]]) -> dict:
         """The layout's cards that belong to no seat (the stock), for a page."""
         return {}
 
-    def as_ending(self, position) -> dict[str, Any]:
+    def as_ending(self, position: Position) -> dict[str, Any]:
         """The Deal fields of ``position``'s cards as a new start (an ending)."""
         return {"hands": {s + 1: tuple(position.hands[s]) for s in range(position.seats)},
                 "stock": tuple(position.stock)}
 
     # --- the player's view ------------------------------------------------------------------
 
-    def start_slots(self, deal) -> dict[Card, Slot]:
+    def start_slots(self, deal: DealFacts) -> dict[Card, Slot]:
         """Where every card of the start layout lies that a seat might not see."""
         return {card: Slot(self.section, seat, i) for seat, cards in deal.hands.items()
                 for i, card in enumerate(cards)}
@@ -209,7 +212,8 @@ class Hands:
     def slot_text(self, slot: Slot) -> str:
         return f"card {slot.index + 1} of seat {slot.seat}'s hand"
 
-    def hidden_cards(self, position, seat: int, view, pending=()) -> dict[Card, Region]:
+    def hidden_cards(self, position: Position, seat: int, view: SeatSight,
+                     pending: Collection[tuple[int, int]] = ()) -> dict[Card, Region]:
         """The cards of the layout that ``seat`` cannot see, with their regions."""
         hidden = {}
         if not view.other_hands:
@@ -228,11 +232,11 @@ class Hands:
     where_parts: tuple[str, ...] = ()        # words for a part of a seat's cards ("up")
     where_subject: str | None = None         # a subject of the layout's own ("stock")
 
-    def holding(self, deal, seat: int, part: str | None = None) -> tuple[Card, ...]:
+    def holding(self, deal: DealFacts, seat: int, part: str | None = None) -> tuple[Card, ...]:
         """The cards ``seat`` (1-based) holds as dealt (``part``: one of ``where_parts``)."""
         return tuple(deal.hands.get(seat, ()))
 
-    def subject_cards(self, deal) -> tuple[Card, ...]:
+    def subject_cards(self, deal: DealFacts) -> tuple[Card, ...]:
         """The cards of ``where_subject``."""
         return ()
 
@@ -252,7 +256,7 @@ class Stock(Hands):
     def full_hand(self, pack: int, players: int) -> int:
         return self.hand
 
-    def check(self, reader, deal, size: int) -> None:
+    def check(self, reader: DealReading, deal: DealFacts, size: int) -> None:
         n = deal.players
         if len(deal.stock) % n:
             what = "an even number" if n == 2 else f"a multiple of {n}"
@@ -265,27 +269,27 @@ class Stock(Hands):
         return {"hands": {s + 1: tuple(deck[s * h:(s + 1) * h]) for s in range(players)},
                 "stock": tuple(deck[players * h:])}
 
-    def extra_text(self, position, notation: str) -> str | None:
+    def extra_text(self, position: Position, notation: str) -> str | None:
         cards = " ".join(c.text(notation) for c in position.stock)
         return f"stock ({len(position.stock)}, top first): {cards or '-'}"
 
-    def read_stock(self, reader, data: dict, notation: str) -> tuple:
+    def read_stock(self, reader: DealReading, data: dict, notation: str) -> tuple:
         return tuple(reader._cards(STOCK, data[STOCK], notation)) if STOCK in data else ()
 
-    def table_json(self, position, card) -> dict:
+    def table_json(self, position: Position, card: Callable[[Card], dict[str, Any]]) -> dict:
         return {STOCK: [card(c) for c in position.stock]}
 
-    def head_lines(self, deal, hidden: frozenset = frozenset()) -> list[str]:
+    def head_lines(self, deal: DealFacts, hidden: frozenset = frozenset()) -> list[str]:
         if not deal.stock:
             return []
         text = " ".join(HIDDEN if Slot(STOCK, 0, k) in hidden else c.text(deal.notation)
                         for k, c in enumerate(deal.stock))
         return [f'{STOCK} = "{text}"']
 
-    def card_places(self, deal) -> list[tuple[str, Card]]:
+    def card_places(self, deal: DealFacts) -> list[tuple[str, Card]]:
         return super().card_places(deal) + [(STOCK, c) for c in deal.stock]
 
-    def marked(self, data: dict, fail) -> list[tuple[str, tuple]]:
+    def marked(self, data: dict, fail: Callable[[str, str], Exception]) -> list[tuple[str, tuple]]:
         places = super().marked(data, fail)
         stock = data.get(STOCK)
         if isinstance(stock, str):
@@ -303,7 +307,7 @@ class Stock(Hands):
         stock = data.get(STOCK, "")
         return super().texts(data) + ([(STOCK, stock)] if isinstance(stock, str) else [])
 
-    def start_slots(self, deal) -> dict[Card, Slot]:
+    def start_slots(self, deal: DealFacts) -> dict[Card, Slot]:
         return {**super().start_slots(deal), **{c: Slot(STOCK, 0, k) for k, c in enumerate(deal.stock)}}
 
     def place(self, seats: dict[int, list], stock: list, slot: Slot, card: Card) -> None:
@@ -315,7 +319,8 @@ class Stock(Hands):
     def slot_text(self, slot: Slot) -> str:
         return f"stock card {slot.index + 1}" if slot.part == STOCK else super().slot_text(slot)
 
-    def hidden_cards(self, position, seat: int, view, pending=()) -> dict[Card, Region]:
+    def hidden_cards(self, position: Position, seat: int, view: SeatSight,
+                     pending: Collection[tuple[int, int]] = ()) -> dict[Card, Region]:
         hidden = super().hidden_cards(position, seat, view, pending)
         if not view.stock:
             hidden.update({card: Region(STOCK, 0, k) for k, card in enumerate(position.stock)})
@@ -323,7 +328,7 @@ class Stock(Hands):
 
     where_subject: str | None = STOCK
 
-    def subject_cards(self, deal) -> tuple[Card, ...]:
+    def subject_cards(self, deal: DealFacts) -> tuple[Card, ...]:
         return tuple(deal.stock)
 
 
@@ -337,31 +342,31 @@ class Piles(Hands):
     column: str = "piles (UP/down)"
     count: int = 8                  # piles per seat
 
-    def read_seat(self, reader, key: str, value: Any, notation: str) -> tuple:
+    def read_seat(self, reader: DealReading, key: str, value: Any, notation: str) -> tuple:
         return reader._piles(key, value, notation)
 
     def full_hand(self, pack: int, players: int) -> int:
         return 2 * self.count             # every pile a face-up card on a face-down one
 
-    def seat_json(self, position, seat: int, card) -> dict:
+    def seat_json(self, position: Position, seat: int, card: Callable[[Card], dict[str, Any]]) -> dict:
         """Piles of a face-up card on a face-down one (``None`` where a pile is gone), so a
         pile keeps its place as it is played."""
         return {PILES: [None if not pile else {"up": card(pile[-1]),
                                                "down": card(pile[0]) if len(pile) == 2 else None}
                         for pile in position.piles[seat]]}
 
-    def seat_text(self, deal, seat: int, hidden: frozenset = frozenset()) -> str:
+    def seat_text(self, deal: DealFacts, seat: int, hidden: frozenset = frozenset()) -> str:
         return " ".join(f"{p.up.text(deal.notation)}/{HIDDEN}" if Slot(PILES, seat, j) in hidden
                         else p.text(deal.notation) for j, p in enumerate(deal.piles[seat]))
 
-    def seats_of(self, deal) -> dict:
+    def seats_of(self, deal: DealFacts) -> Mapping[int, tuple[Any, ...]]:
         return deal.piles
 
-    def card_places(self, deal) -> list[tuple[str, Card]]:
+    def card_places(self, deal: DealFacts) -> list[tuple[str, Card]]:
         return [(f"{PILES}.{seat}", c) for seat, piles in deal.piles.items() for pile in piles
                 for c in (pile.up, pile.down) if c is not None]
 
-    def marked(self, data: dict, fail) -> list[tuple[str, tuple]]:
+    def marked(self, data: dict, fail: Callable[[str, str], Exception]) -> list[tuple[str, tuple]]:
         places = []
         for seat_key, text in self._section_texts(data):
             for i, token in enumerate(text.split()):
@@ -381,7 +386,7 @@ class Piles(Hands):
     def texts(self, data: dict) -> list[tuple[str, str]]:
         return [(f"{PILES}.{k}", v.replace("/", " ")) for k, v in self._section_texts(data)]
 
-    def check(self, reader, deal, size: int) -> None:
+    def check(self, reader: DealReading, deal: DealFacts, size: int) -> None:
         for seat, piles in deal.piles.items():
             if len(piles) > self.count:
                 raise reader.fail(f"{PILES}.{seat}", f"{len(piles)} piles; each player has at most "
@@ -393,31 +398,31 @@ class Piles(Hands):
         return {"piles": {s + 1: tuple(Pile(deck[down + s * k + i], deck[s * k + i]) for i in range(k))
                           for s in range(players)}}
 
-    def held(self, position, seat: int) -> list[Card]:
+    def held(self, position: Position, seat: int) -> list[Card]:
         return [card for pile in position.piles[seat] for card in pile]
 
-    def playable(self, position, seat: int) -> list[Card]:
+    def playable(self, position: Position, seat: int) -> list[Card]:
         return [pile[-1] for pile in position.piles[seat] if pile]
 
-    def take(self, position, seat: int, card: Card) -> None:
+    def take(self, position: Position, seat: int, card: Card) -> None:
         for pile in position.piles[seat]:
             if pile and pile[-1] == card:
                 pile.pop()
                 return
 
-    def cards_left(self, position) -> int:
+    def cards_left(self, position: Position) -> int:
         return sum(sum(map(len, piles)) for piles in position.piles) + len(position.stock)
 
-    def seat_cards_text(self, position, seat: int, notation: str) -> str:
+    def seat_cards_text(self, position: Position, seat: int, notation: str) -> str:
         return " ".join("/".join(c.text(notation) for c in reversed(pile))
                         for pile in position.piles[seat] if pile)
 
-    def as_ending(self, position) -> dict[str, Any]:
+    def as_ending(self, position: Position) -> dict[str, Any]:
         return {"piles": {s + 1: tuple(Pile(p[-1], p[0] if len(p) == 2 else None)
                                        for p in position.piles[s] if p)
                           for s in range(position.seats)}}
 
-    def start_slots(self, deal) -> dict[Card, Slot]:
+    def start_slots(self, deal: DealFacts) -> dict[Card, Slot]:
         return {pile.down: Slot(PILES, seat, j) for seat, piles in deal.piles.items()
                 for j, pile in enumerate(piles) if pile.down is not None}
 
@@ -427,7 +432,8 @@ class Piles(Hands):
     def slot_text(self, slot: Slot) -> str:
         return f"the face-down card of pile {slot.index + 1} of seat {slot.seat}"
 
-    def hidden_cards(self, position, seat: int, view, pending=()) -> dict[Card, Region]:
+    def hidden_cards(self, position: Position, seat: int, view: SeatSight,
+                     pending: Collection[tuple[int, int]] = ()) -> dict[Card, Region]:
         hidden = {}
         if not view.face_down:
             for s, piles in enumerate(position.piles):
@@ -441,7 +447,7 @@ class Piles(Hands):
 
     where_parts: tuple[str, ...] = ("up", "down")
 
-    def holding(self, deal, seat: int, part: str | None = None) -> tuple[Card, ...]:
+    def holding(self, deal: DealFacts, seat: int, part: str | None = None) -> tuple[Card, ...]:
         piles = deal.piles.get(seat, ())
         if part == "up":
             return tuple(p.up for p in piles)

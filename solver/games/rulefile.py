@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from stich.files.userfile import NoSuchFile, UserFileError, read_text
 from stich.model.cards import (
@@ -37,9 +38,21 @@ from stich.model.cards import (
     parse_suit,
     suit_name,
 )
+from stich.model.protocols import DealFacts
 from stich.model.rules import FREE, FollowRule, RuleSet
 
-from .base import EVERY_TRICK, NAMED, NO_TRUMP, OPTIONAL, Game, GoalWord, Option, OptionError, View
+from .base import (
+    EVERY_TRICK,
+    NAMED,
+    NO_TRUMP,
+    OPTIONAL,
+    BuildRules,
+    Game,
+    GoalWord,
+    Option,
+    OptionError,
+    View,
+)
 from .layouts import Hands, Piles, Stock
 from .thresholds import Level, Thresholds
 
@@ -205,7 +218,7 @@ class _Compiler:
             table = table[part]
         return table
 
-    def typed(self, key: str, kind, default: Any = None) -> Any:
+    def typed(self, key: str, kind: type, default: Any = None) -> Any:
         value = self.get(key, default)
         if value is None:
             return None
@@ -214,6 +227,11 @@ class _Compiler:
         if kind is not int and not isinstance(value, kind):
             raise self.fail(key, f"must be a {kind.__name__}, not {value!r}")
         return value
+
+    @overload
+    def number(self, key: str, low: int, high: int, default: int) -> int: ...
+    @overload
+    def number(self, key: str, low: int, high: int, default: None = None) -> int | None: ...
 
     def number(self, key: str, low: int, high: int, default: int | None = None) -> int | None:
         """A whole number from ``low`` to ``high`` (None when missing and no default)."""
@@ -282,7 +300,7 @@ class _Compiler:
             raise self.fail("play.unit", f"must be tricks, points or honours, not {unit!r}")
         return unit
 
-    def values(self, deck, unit: str) -> dict[Card, int]:
+    def values(self, deck: tuple[Card, ...], unit: str) -> dict[Card, int]:
         table = self.get("values", {})
         if not isinstance(table, dict):
             raise self.fail("values", "must be a table of rank = points")
@@ -320,7 +338,7 @@ class _Compiler:
             raise self.fail("play.trump_suit", f"the pack has no {word}")
         return suit
 
-    def trumps(self, trump: int | None, deck) -> tuple[Card, ...]:
+    def trumps(self, trump: int | None, deck: tuple[Card, ...]) -> tuple[Card, ...]:
         top = self.typed("play.top_trumps", str, "")
         if trump is None:
             if top.strip():
@@ -341,7 +359,8 @@ class _Compiler:
         order += [Card(trump, r) for r in ranks if Card(trump, r) in deck and Card(trump, r) not in order]
         return tuple(order)
 
-    def plain(self, trump: int | None, trumps, deck) -> dict[int, tuple[Card, ...]]:
+    def plain(self, trump: int | None, trumps: tuple[Card, ...],
+              deck: tuple[Card, ...]) -> dict[int, tuple[Card, ...]]:
         ranks = self.ranks("play.plain_order")
         plain = {}
         for suit in SUITS:
@@ -508,6 +527,9 @@ def _with_options(data: dict, options: dict[str, Any]) -> dict:
     return out
 
 
+_Compile = Callable[[dict[str, Any]], "_Compiler"]   # options -> the compiler of the rules under them
+
+
 def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
     """The ``Game`` of a merged rule-file table; every block is checked now, under the option
     defaults (and each option value's overrides when a deal uses it)."""
@@ -543,7 +565,7 @@ def compile_game(data: dict, source: str, rule_file: str | None = None) -> Game:
                                                 for level in thresholds(opts, rules).levels))
 
 
-def _header(c: "_Compiler") -> tuple[str, str, list[str], str]:
+def _header(c: _Compiler) -> tuple[str, str, list[str], str]:
     """The file's name, title, sources and card notation, each checked."""
     name = c.typed("name", str)
     if not name or not name.replace("_", "").replace("-", "").isalnum() or name != name.lower():
@@ -558,7 +580,7 @@ def _header(c: "_Compiler") -> tuple[str, str, list[str], str]:
     return name, title, sources, notation
 
 
-def _builder(name: str, layout, seat_counts: tuple[int, ...], compiler):
+def _builder(name: str, layout: Hands, seat_counts: tuple[int, ...], compiler: _Compile) -> BuildRules:
     """The game's ``build(trump, options, players) -> RuleSet``."""
     def build(trump: int | None, opts: dict, players: int = seat_counts[0]) -> RuleSet:
         k = compiler(opts)
@@ -583,27 +605,27 @@ def _builder(name: str, layout, seat_counts: tuple[int, ...], compiler):
     return build
 
 
-def _check_every_option(c: "_Compiler", build, compiler, options, defaults: dict, trump_rule: str,
-                        seat_counts: tuple[int, ...]) -> RuleSet:
+def _check_every_option(c: _Compiler, build: BuildRules, compiler: _Compile, options: tuple[Option, ...],
+                        defaults: dict, trump_rule: str, seat_counts: tuple[int, ...]) -> RuleSet:
     """Build and check the rules under the defaults and under each option value (an error
     names the value); the rule set under the defaults."""
     probe = c.suits()[0] if trump_rule != "none" else None
-    _check_layout(c, build(probe, defaults), seat_counts)
+    _check_layout(c, build(probe, defaults, seat_counts[0]), seat_counts)
     for option in options:
         for value in option.choices or (False, True):
             try:
-                rules = build(probe, {**defaults, option.name: value})
+                rules = build(probe, {**defaults, option.name: value}, seat_counts[0])
                 _check_layout(c, rules, seat_counts)
                 compiler({option.name: value}).thresholds(_total(rules))
             except RuleFileError as exc:
                 raise RuleFileError(f"{exc.message} (with {option.name} = {value})", exc.key, c.source) from None
-    rules = build(probe, defaults)
+    rules = build(probe, defaults, seat_counts[0])
     c.thresholds(_total(rules))
     c.first_leader(rules.seats)
     return rules
 
 
-def _check_layout(c: "_Compiler", rules: RuleSet, seat_counts: tuple[int, ...]) -> None:
+def _check_layout(c: _Compiler, rules: RuleSet, seat_counts: tuple[int, ...]) -> None:
     """The layout must fit the pack for every number of seats: the cards held at the start,
     and a stock the seats share evenly and the core can hold."""
     pack, layout = len(rules.deck), rules.layout
@@ -617,9 +639,10 @@ def _check_layout(c: "_Compiler", rules: RuleSet, seat_counts: tuple[int, ...]) 
                                         f"evenly and hold at most {MAX_STOCK}")
 
 
-def _checker(compiler, trump_rule: str, title: str):
+def _checker(compiler: _Compile, trump_rule: str,
+             title: str) -> Callable[[DealFacts], tuple[str, str] | None]:
     """The game's ``check(deal)``: what the generic reader cannot know of a deal."""
-    def check(deal):
+    def check(deal: DealFacts) -> tuple[str, str] | None:
         try:
             k = compiler(deal.options)
             k.beat(k.trump_rule())
@@ -633,7 +656,7 @@ def _checker(compiler, trump_rule: str, title: str):
     return check
 
 
-def _goals(c: "_Compiler", rules: RuleSet) -> dict[str, GoalWord]:
+def _goals(c: _Compiler, rules: RuleSet) -> dict[str, GoalWord]:
     """The puzzle goals: win, each level (or any higher one), every trick."""
     goals = {"win": GoalWord("level")}
     names = [level.name for level in c.thresholds(_total(rules)).levels]
@@ -643,7 +666,7 @@ def _goals(c: "_Compiler", rules: RuleSet) -> dict[str, GoalWord]:
     return goals
 
 
-def _view(c: "_Compiler", title: str) -> View:
+def _view(c: _Compiler, title: str) -> View:
     return View(other_hands=c.flag("view.other_hands"), face_down=c.flag("view.face_down"),
                 stock=c.flag("view.stock"),
                 why=c.typed("view.why", str, f"{title}: each seat sees its own cards and every face-up "

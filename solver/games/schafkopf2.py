@@ -8,6 +8,8 @@ Schellen) T9 T8; plain suits A 10 K O 9 8 7 without their trumps.
 
 from __future__ import annotations
 
+from typing import Any
+
 from stich.model.cards import (
     ACE,
     CLUBS,
@@ -26,6 +28,8 @@ from stich.model.cards import (
     Card,
 )
 from stich.model.outcome import ALWAYS, AtLeast, Lead, Outcome, Own, Rung, Streak, tricks_of
+from stich.model.position import Position
+from stich.model.protocols import DealFacts
 from stich.model.rules import FollowRule, RuleSet
 
 from .base import EVERY_TRICK, OPTIONAL, SCHNEIDER, WIN, Game, Option, View
@@ -76,7 +80,7 @@ def trump_order(mode: str, trump: int) -> tuple[Card, ...]:
 def build(trump: int | None, options: dict, players: int = 2) -> RuleSet:
     mode = "card17" if options["mariage"] else options["trump_mode"]
     trump_suit = DIAMONDS if mode == "schellen" else trump
-    trumps = trump_order(mode, trump_suit)
+    trumps = trump_order(mode, trump_suit)  # type: ignore[arg-type]  # None: not checked here
     plain = {}
     for suit in SUITS:
         if suit != trump_suit:
@@ -135,7 +139,7 @@ def stroke_difference(p0: int, p1: int, won0: bool, won1: bool) -> int:
     return 0 if winner is None else strokes if winner == 0 else -strokes
 
 
-def strokes_outcome(final, deal):
+def strokes_outcome(final: Position, deal: DealFacts):
     """``mariage_score = strokes``: the game's strokes to its winner, plus the strokes of the
     marriages and the Wäsche to whoever made them.  The rank is seat 1's strokes minus seat
     2's, which both play for (the forced outcome is the best difference for the side to move)."""
@@ -151,7 +155,7 @@ def strokes_outcome(final, deal):
         text = (f"{SEAT_NAMES[winner].capitalize()} wins {words[level]} {p[winner]}–{p[1 - winner]} "
                 f"({strokes} stroke{'s' if strokes > 1 else ''})")
     text += f"; with marriages and the Wäsche: {own[0]}–{own[1]} strokes"
-    bonuses = {"strokes": own, "marriages_and_wasche": [bonus[0], bonus[1]]}
+    bonuses: dict[str, Any] = {"strokes": own, "marriages_and_wasche": [bonus[0], bonus[1]]}
     last = final.history[-3:]
     if len(last) == 3 and len({final.rules.side(r.winner) for r in last}) == 1:
         side = final.rules.side(last[0].winner)
@@ -161,7 +165,7 @@ def strokes_outcome(final, deal):
                    rank=own[0] - own[1], bonuses=bonuses)
 
 
-def outcome(final, deal):
+def outcome(final: Position, deal: DealFacts):
     if deal.options["mariage"] and deal.options["mariage_score"] == "strokes":
         return strokes_outcome(final, deal)
     p = final.points
@@ -190,7 +194,7 @@ def outcome(final, deal):
                    f"({strokes} stroke{'s' if strokes > 1 else ''})", rank=rank)
 
 
-def ladder(position, deal):
+def ladder(position: Position, deal: DealFacts):
     """Seat 1's side, best first: Schwarz, Schneider, simple, undecided, then the other side's
     simple, Schneider, Schwarz.  Points levels are thresholds on seat 1's final points
     (the total is fixed); Schwarz is a run of every remaining trick."""
@@ -217,7 +221,7 @@ def ladder(position, deal):
     return rungs
 
 
-def mariage_ladder(position):
+def mariage_ladder(position: Position):
     """The Mariage variant: marriages and the Wäsche make the total vary, but it is at least
     130 in a whole deal, and then "wins" is "ends ahead", Schneider is "the loser ends with at
     most 32" and Schwarz is "takes every trick" -- each one search.  An ending whose total can
@@ -255,14 +259,14 @@ def card17_mode(options: dict) -> bool:
     return bool(options["mariage"]) or options["trump_mode"] == "card17"
 
 
-def trump_of(deal) -> int | None:
+def trump_of(deal: DealFacts) -> int | None:
     """card17: the suit of the 17th card dealt, forehand's first face-up card."""
     if card17_mode(deal.options) and deal.piles.get(1):
         return deal.piles[1][0].up.suit
     return None
 
 
-def check(deal) -> tuple[str, str] | None:
+def check(deal: DealFacts) -> tuple[str, str] | None:
     """The rules of the options and the trump that the generic reader does not know."""
     if deal.rules.get("mariage") and deal.rules.get("trump_mode") == "schellen":
         return ("rules.mariage", "the Mariage variant takes trump by the 17th card; "
@@ -275,7 +279,7 @@ def check(deal) -> tuple[str, str] | None:
     return None
 
 
-def variations(deal) -> list:
+def variations(deal: DealFacts) -> list:
     """`stich table`: the deal under each trump of the card17 mode, seat `leader` leading."""
     rules = dict(deal.rules)
     if not deal.options["mariage"]:

@@ -7,6 +7,7 @@ Jacks, and ♣/♠ without their Queen; option ``plain_order`` = A10KQ puts the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from stich.model.cards import (
@@ -29,6 +30,7 @@ from stich.model.cards import (
     suit_name,
 )
 from stich.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from stich.model.protocols import DealFacts
 from stich.model.rules import FollowRule, RuleSet
 
 from .base import EVERY_TRICK, NAMED, WIN, Game, GoalWord, Option, View
@@ -74,7 +76,16 @@ def trump_order(trump: int, deck: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(order)
 
 
-def build(trump: int, options: dict, players: int = 4) -> RuleSet:
+def _trump(rules: RuleSet) -> int:
+    trump = rules.trump
+    if trump is None:
+        raise ValueError("a Scharwenzel deal always has a trump")
+    return trump
+
+
+def build(trump: int | None, options: dict, players: int = 4) -> RuleSet:
+    if trump is None:
+        raise ValueError("a Scharwenzel deal always has a trump")
     deck = pack(players)
     trumps = trump_order(trump, deck)
     plain_ranks = ([ACE, KING, QUEEN, TEN] if options["plain_order"] == "AKQ10"
@@ -101,11 +112,11 @@ def matador_order(trump: int) -> tuple[Card, ...]:
             Card(SPADES, JACK), Card(HEARTS, JACK), Card(DIAMONDS, JACK))
 
 
-def matadors(hands: dict[int, tuple[Card, ...]], trump: int) -> tuple[int | None, int, tuple[Card, ...]]:
+def matadors(hands: Mapping[int, tuple[Card, ...]], trump: int) -> tuple[int | None, int, tuple[Card, ...]]:
     """(side, count, cards): the side holding ♣Q, T7 and ♠Q between its players counts 3, plus
     one for each further trump in unbroken order from the top (♣J ♠J ♥J ♦J), at most 7.
     ``hands`` are the hands as dealt (seat numbers from 1); (None, 0, ()) if nobody has them."""
-    holder = {card: (seat - 1) % 2 for seat, cards in hands.items() for card in cards}
+    holder = {card: RuleSet.side_of(seat) for seat, cards in hands.items() for card in cards}
     order = matador_order(trump)
     sides = {holder.get(card) for card in order[:3]}
     if len(sides) != 1 or None in sides:
@@ -119,7 +130,7 @@ def matadors(hands: dict[int, tuple[Card, ...]], trump: int) -> tuple[int | None
     return (side, count, order[:count])
 
 
-def win_points(trump: int, all_passed: bool) -> int:
+def win_points(trump: int | None, all_passed: bool) -> int:
     """A win scores 4 with clubs trump (2 when clubs came from all passing), 2 otherwise."""
     return 4 if trump == CLUBS and not all_passed else 2
 
@@ -145,10 +156,10 @@ def first_run(position: Position, side: int, majority: int) -> tuple[str, int]:
 
 
 def _sides_text(side: int, players: int) -> str:
-    return "seats " + "+".join(str(s + 1) for s in range(players) if s % 2 == side)
+    return "seats " + "+".join(str(s) for s in range(1, players + 1) if RuleSet.side_of(s) == side)
 
 
-def outcome(final, deal):
+def outcome(final: Position, deal: DealFacts):
     players = deal.players
     t = [tricks_of(final, 0), tricks_of(final, 1)]
     majority = (t[0] + t[1]) // 2 + 1
@@ -164,7 +175,7 @@ def outcome(final, deal):
                        rank=6 if w == 0 else 0, hooks=1,
                        bonuses={"win": base, "tout": True, "announced_tout_hooks": 2})
     first = first_run(final, w, majority)[0] == "achieved"
-    mat_side, mat_count, _ = matadors(deal.hands, final.rules.trump)
+    mat_side, mat_count, _ = matadors(deal.hands, _trump(final.rules))
     mats = mat_count if mat_side == w else 0
     score = base + (2 if first else 0) + mats
     parts = [f"{base} for the win" + (" (clubs)" if base == 4 else "")]
@@ -179,7 +190,7 @@ def outcome(final, deal):
                             "matadors": mats, "matadors_held": mat_count if mat_side == w else 0})
 
 
-def ladder(position, deal):
+def ladder(position: Position, deal: DealFacts):
     """Seat 1's side, best first: tout, win for the first, win, Bock, then the other side's
     plain win, win for the first and tout.  The majority is of the tricks this deal has:
     `taken` plus the tricks still to play (8, 6 or 4 in a whole deal)."""
@@ -215,7 +226,7 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
                 "no trump)")
 
 
-def matadors_rows(deal) -> list[list]:
+def matadors_rows(deal: DealFacts) -> list[list]:
     """Who holds matadors under each possible trump (a property of the deal): one row per suit."""
     rows = []
     for suit in SUITS:
@@ -225,7 +236,7 @@ def matadors_rows(deal) -> list[list]:
     return rows
 
 
-def report_sections(deal) -> list[tuple[str, list[str], list[list]]]:
+def report_sections(deal: DealFacts) -> list[tuple[str, list[str], list[list]]]:
     return [("Matadors (the deal as given, for each trump)", ["trump", "held by", "matadors", "cards"],
              matadors_rows(deal))]
 

@@ -23,10 +23,12 @@ Everything here is pure Python on strings: the bridge side is a PBN deal string
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from stich.model.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, format_cards, suit_name
+from stich.model.protocols import DealFacts
 
 from . import GAMES
 
@@ -66,7 +68,7 @@ class BridgeDeal:
         return BRIDGE_SEATS.index(self.leader) % 2
 
 
-def _ruleset(trump: int, rules: dict[str, Any] | None):
+def _ruleset(trump: int, rules: Mapping[str, Any] | None):
     spec = GAMES[GAME]
     options = spec.resolve_options(dict(rules or {}))
     if options["must_trump"]:
@@ -75,7 +77,7 @@ def _ruleset(trump: int, rules: dict[str, Any] | None):
     return spec.build(trump, options, 4)
 
 
-def card_map(trump: int, rules: dict[str, Any] | None = None) -> dict[Card, str]:
+def card_map(trump: int, rules: Mapping[str, Any] | None = None) -> dict[Card, str]:
     """Every card of the 32-card pack with ``trump`` as T -> its bridge card, e.g. ``"SA"``."""
     rule_set = _ruleset(trump, rules)
     mapping = {card: SUIT_LETTER[trump] + BRIDGE_RANKS[i] for i, card in enumerate(rule_set.trumps)}
@@ -111,7 +113,7 @@ def _bridge_card_key(text: str) -> str:
     return suit + rank
 
 
-def to_bridge(deal) -> BridgeDeal:
+def to_bridge(deal: DealFacts) -> BridgeDeal:
     """A four-player Scharwenzel deal (whole, or an ending with equal hands, no ``play``) as a
     bridge deal: PBN string with North (seat 1) first, trump and leader letters.  ``deal`` is a
     ``stich.Deal``, read only (the deal layer sits above the games, so it is not imported)."""
@@ -141,7 +143,7 @@ def to_bridge(deal) -> BridgeDeal:
         pbn_hands.append(".".join("".join(BRIDGE_RANKS[r] for r in sorted(by_suit[s]))
                                   for s in BRIDGE_SUITS))
     return BridgeDeal("N:" + " ".join(pbn_hands), SUIT_LETTER[trump], BRIDGE_SEATS[deal.leader - 1],
-                      trump, tuple(deal.taken), sizes.pop())
+                      trump, (deal.taken[0], deal.taken[1]), sizes.pop())
 
 
 def from_bridge(pbn: str, trump: str, leader: str = "N", *, taken: tuple[int, int] = (0, 0),

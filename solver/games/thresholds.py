@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stich.model.outcome import ALWAYS, AtLeast, Outcome, Rung, Streak, tricks_of
+from stich.model.position import Position
+from stich.model.protocols import DealFacts
 from stich.model.rules import side_label
 
 
@@ -53,20 +55,18 @@ class Thresholds:
         """Side 0 wins first (so the result is monotone in side 0's total), then side 1."""
         return 0 if p0 >= self.win[0] else 1 if p1 >= self.win[1] else None
 
-    def level_of(self, final, winner: int) -> int:
+    def level_of(self, final: Position, winner: int) -> int:
         """0 for a simple win, j for ``levels[j - 1]``."""
         p, total, loser = final.points, sum(final.points), 1 - winner
         got = 0
         for j, level in enumerate(self.levels, 1):
-            if level.loser_no_trick:
-                ok = tricks_of(final, loser) == 0
-            else:
-                ok = p[winner] >= level.need(total)
+            need = level.need(total)            # None: a trick condition
+            ok = tricks_of(final, loser) == 0 if need is None else p[winner] >= need
             if ok:
                 got = j
         return got
 
-    def outcome(self, final, deal) -> Outcome:
+    def outcome(self, final: Position, deal: DealFacts) -> Outcome:
         p, k = final.points, len(self.levels)
         rules = final.rules
         winner = self.winner(p[0], p[1])
@@ -83,7 +83,7 @@ class Thresholds:
 
     # --- the ladder -----------------------------------------------------------------------------
 
-    def _at_least(self, side: int, j: int, position, total: int, rest: int, left: int):
+    def _at_least(self, side: int, j: int, position: Position, total: int, rest: int, left: int):
         """The condition "``side`` wins with a level >= j", as a condition on seat 1's side being
         at least that good (side 0) or None when it cannot happen; for side 1 the caller negates."""
         win = self.win[side]
@@ -92,10 +92,10 @@ class Thresholds:
             if position.has_won(1 - side) or position.points[side] + rest < win:
                 return None
             return "streak"
-        need = max(win, level.need(total)) if level is not None else win
-        return need
+        need = level.need(total) if level is not None else None
+        return win if need is None else max(win, need)
 
-    def ladder(self, position, deal) -> list[Rung]:
+    def ladder(self, position: Position, deal: DealFacts) -> list[Rung]:
         """Seat 1's side, best first: its levels from the highest, the tie, then the other
         side's levels from the lowest; each rung's condition "at least this good for side 0"."""
         rules = position.rules

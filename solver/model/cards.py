@@ -9,7 +9,8 @@ Formatting in a notation and parsing it back gives the same card (round trip).
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 CLUBS, SPADES, HEARTS, DIAMONDS = range(4)
 SUITS = (CLUBS, SPADES, HEARTS, DIAMONDS)
@@ -104,6 +105,7 @@ def parse_card(text: str, notation: str = FRENCH) -> Card:
     if not raw:
         raise CardError("empty card")
     first, rest = raw[0], raw[1:]
+    suit: int | None
     if first in _SYMBOL_SUITS:
         suit = _SYMBOL_SUITS[first]
     else:

@@ -38,8 +38,9 @@ class Outcome:
     hooks: int = 0
     bonuses: dict[str, Any] = field(default_factory=dict)
 
-    def as_json(self) -> dict:
-        data = {"winner": self.winner, "level": self.level, "score": self.score, "text": self.text}
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"winner": self.winner, "level": self.level, "score": self.score,
+                                "text": self.text}
         if self.hooks or self.bonuses:
             data["hooks"] = self.hooks
             data["bonuses"] = dict(self.bonuses)

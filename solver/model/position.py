@@ -240,7 +240,7 @@ class Position:
             (self.points if rules.bonus_in_points else self.bonus)[side] += record.run_bonus
         return record
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         return Position(self.rules, [list(h) for h in self.hands],
                         [[list(p) for p in piles] for piles in self.piles], list(self.stock),
                         self.leader, list(self.points), list(self.tricks_won), list(self.trick),

@@ -7,8 +7,9 @@ it and ``stich.core.tables`` compiles it into the flat arrays of the search core
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .cards import Card, suit_name
 
@@ -83,7 +84,14 @@ class RuleSet:
         object.__setattr__(self, "effective_suit", suits)
         object.__setattr__(self, "power", power)
 
+    @staticmethod
+    def side_of(seat: int) -> int:
+        """The side (0 or 1) of seat number ``seat`` as a deal file counts them (from 1): the
+        seats alternate between the two sides round the table."""
+        return (seat - 1) % 2
+
     def side(self, seat: int) -> int:
+        """The side of a 0-based seat (``side_of`` of its number)."""
         return seat % 2
 
     @property
@@ -121,7 +129,7 @@ class RuleSet:
             return list(options), ()
         rule = self.stock_follow if stock_phase else self.follow
         led = self.effective_suit[trick[0]]
-        allowed, duties = list(options), ()
+        allowed, duties = list(options), tuple[str, ...]()
         if rule.follow_suit:
             same = [c for c in options if self.effective_suit[c] == led]
             if same:

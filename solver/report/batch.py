@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 from tabulate import tabulate
 
 from stich.deals.dealing import parse_label
+from stich.model.rules import RuleSet
 from stich.run.results import is_partial
 
 
@@ -15,7 +16,7 @@ def _winner_text(label: str, winner: int | None) -> str:
     if winner is None:
         return "nobody"
     game, players = parse_label(label)
-    seats = [s for s in range(1, players + 1) if (s - 1) % 2 == winner - 1]
+    seats = [s for s in range(1, players + 1) if RuleSet.side_of(s) == winner - 1]
     return ("seat " if len(seats) == 1 else "seats ") + "+".join(map(str, seats))
 
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from stich.core._search import Engine
 from stich.deals.deal import Deal
@@ -64,7 +65,7 @@ def _seeds(start: int, count: int) -> tuple[int, ...]:
 
 
 # (name, game, players, rules, deals in the full set, deals with --quick)
-_BUILTIN = (
+_BUILTIN: tuple[tuple[str, str, int, dict[str, Any], int, int], ...] = (
     ("scharwenzel-4", "scharwenzel", 4, {}, 20, 5),
     ("scharwenzel-6", "scharwenzel", 6, {}, 10, 3),
     ("scharwenzel-8", "scharwenzel", 8, {}, 10, 3),
@@ -137,7 +138,7 @@ def measure_solve(deal: Deal, engine: Engine, seed: int | None = None, objective
     return Measurement(seed, result.nodes, seconds, result.totals, result=result)
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of a non-empty list."""
     ordered = sorted(values)
     rank = max(1, math.ceil(q / 100 * len(ordered)))

@@ -13,8 +13,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import RunError
 

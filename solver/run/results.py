@@ -45,9 +45,10 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import RunError
 
@@ -227,7 +228,7 @@ class ResultsFile:
         self.path = Path(path)
         self.fsync_policy = fsync
         self.last_sync = time.monotonic()
-        items = {item.id: item for item in items}
+        by_id = {item.id: item for item in items}
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -240,7 +241,7 @@ class ResultsFile:
         _lock(fd, self.path)
         try:
             data = self._read(fd)
-            self.recovery, kept_lines, dropped_lines = scan(data, items, objective, with_moves, limits,
+            self.recovery, kept_lines, dropped_lines = scan(data, by_id, objective, with_moves, limits,
                                                                  keep_others)
             if self.recovery.dropped or self.recovery.errors:
                 fd = self._rewrite(fd, kept_lines, dropped_lines, data)
@@ -252,7 +253,7 @@ class ResultsFile:
     @staticmethod
     def _read(fd: int) -> bytes:
         os.lseek(fd, 0, os.SEEK_SET)
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -302,7 +303,7 @@ class ResultsFile:
                 os.close(self.fd)
                 self.fd = -1
 
-    def __enter__(self) -> "ResultsFile":
+    def __enter__(self) -> ResultsFile:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -57,7 +57,8 @@ def possible_rungs(session: Session, side0: tuple[int, int] | None) -> tuple[lis
         verdict = decided(rung.condition, side0)
         if verdict is None:
             try:
-                verdict = session.guarded(lambda: session.holds(rung.condition))
+                verdict = session.guarded(
+                    lambda: session.holds(rung.condition))  # noqa: B023 - called at once
             except Stopped as stop:
                 verdict, stopped = None, stopped or stop.reason
         if verdict is not False:

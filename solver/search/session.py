@@ -14,9 +14,10 @@ within it and raises ``Stopped`` with what is proven when it runs out.  The ladd
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 from stich.core._search import Engine
 from stich.core.anytime import Budget, Limits, Stopped

@@ -86,7 +86,7 @@ class DealRecord:
         return data
 
     @staticmethod
-    def from_json(data: dict) -> "DealRecord":
+    def from_json(data: dict) -> DealRecord:
         perfect = {int(seat): Result(**value) for seat, value in data["perfect"].items()}
         decisions = [_decision(d) for d in data["decisions"]]
         runs = [Run(**{**r, "result": Result(**r["result"]) if r["result"] else None}) for r in data["runs"]]

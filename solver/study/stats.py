@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Sequence
 
 import numpy as np
 from scipy import stats
@@ -26,7 +26,7 @@ LEVEL = 0.95
 
 def rng_for(seed: int | str) -> np.random.Generator:
     """A generator fixed by any seed text (the study's seed and what is being estimated)."""
-    digest = hashlib.sha256(f"stich-stats:{seed}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"stich-stats:{seed}".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
 

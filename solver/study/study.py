@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from stich.core.anytime import Limits
 from stich.deals.deal import loads
@@ -25,7 +26,7 @@ from .judge import Judge
 from .records import DealRecord
 from .walk import WalkSettings, walk_deal
 
-STUDY_VERSION = 2                 # 2: tactics see what the mover sees; runs (issue 18)
+STUDY_VERSION = 2                 # 2: tactics see what the mover sees; runs
 
 
 @dataclass(frozen=True)

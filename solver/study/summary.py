@@ -29,9 +29,10 @@ advice once.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
+from stich.model.rules import RuleSet
 from stich.tactics import Tactic
 
 from .records import DealRecord, Decision, Run
@@ -66,7 +67,7 @@ class RunScore:
 
 def run_score(deal_id: str, record: DealRecord, run: Run) -> RunScore:
     perfect = record.perfect[run.seat]
-    side = (run.seat - 1) % 2
+    side = RuleSet.side_of(run.seat)
     worse = perfect.rank is not None and run.result.rank < perfect.rank
     lost = tuple(words for rank, words, winner in record.levels if winner == side
                  and perfect.rank is not None
@@ -143,11 +144,11 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
     runs: dict[str, list[RunScore]] = defaultdict(list)
     pairs = []
     for deal_id, _, record in records:
-        by_seat = defaultdict(dict)
+        by_seat: dict[int, dict[str, RunScore]] = defaultdict(dict)
         for run in record.runs:
             if run.tactic == name and run.result is not None:
                 by_seat[run.seat][run.policy] = run_score(deal_id, record, run)
-        for seat, scores in by_seat.items():
+        for scores in by_seat.values():
             if "uniform" in scores and "random" in scores:
                 pairs.append((scores["uniform"], scores["random"]))
                 for policy, score in scores.items():
@@ -180,7 +181,7 @@ def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
     names = sorted({level for s in scores for level in s.lost})
     out = {}
     for level in names:
-        shares = list(per_deal(scores, lambda s: level in s.lost).values())
+        shares = list(per_deal(scores, lambda s: level in s.lost).values())  # noqa: B023 - called at once
         out[level] = sum(shares) / len(shares)
     return out
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
@@ -99,7 +100,8 @@ class DealWalk:
 
     def _decisions(self, line: list[int]) -> tuple[list[Decision], dict[str, dict[int, int]]]:
         """The one-off decisions on ``line``, and per tactic the first ply each seat followed it."""
-        decisions, first_ply = [], {}
+        decisions: list[Decision] = []
+        first_ply: dict[str, dict[int, int]] = {}
         done: set[str] = set()
         played: list = []
         for ply, move in enumerate(line):

@@ -17,8 +17,8 @@ starting with ``double_dummy.`` and get a ``FullView``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from stich.files.interrupt import USER_RAISES
 from stich.files.userfile import shown, users_fault

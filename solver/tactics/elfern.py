@@ -4,7 +4,7 @@ Source: Wikipedia "Elfern" (tactics section, German article; the English article
 the same advice, e.g. "One should try to use these near the end of the game because, by
 then, most of the blanks have been discarded and one can now reckon on winning an honour
 with almost every trick").  The German sentences could not be retrieved verbatim while this
-was written; each docstring gives the advice as issue 8 states it (English) and the exact
+was written; each docstring gives the advice as the sources state it (English) and the exact
 formalisation.  Words: an *honour* (Figur) is A K Q J 10; a *non-counter* (blank, leere
 Karte) is 9 8 7; *early* is while at least half the stock (10 cards) is left; *near the end*
 is when the stock has at most 4 cards (two draws) or is gone.  Each tactic reads only what the

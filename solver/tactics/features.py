@@ -7,7 +7,7 @@ add its own in ``FEATURES = {"name": function(view) -> value}``.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from stich.files.interrupt import USER_RAISES
 from stich.files.userfile import shown, users_fault

@@ -10,9 +10,9 @@ that ``stich tactic --by`` can break the tables down by.  See ``examples/my_tact
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from stich.files.userfile import UserFileError, digest, load_module
 

@@ -1,7 +1,7 @@
 """Built-in tactics for two-handed Wendish Schafkopf (Schafkopf zu zweien).
 
-Source of the sentences: the old German rule text of "Schafkopf zu zweien" quoted in issue 8
-and rules.md §2.  Each tactic reads only what the mover sees: his face-up cards (his own
+Source of the sentences: the old German rule text of "Schafkopf zu zweien" quoted
+in rules.md §2.  Each tactic reads only what the mover sees: his face-up cards (his own
 face-down cards are as unknown to him as the opponent's), the opponent's face-up cards, the
 cards played.  "Bare" means bare among the mover's face-up cards.  The opponent "may still
 hold" a trump when one lies face up in his piles or a trump is unseen (it may lie face down

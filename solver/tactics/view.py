@@ -14,8 +14,8 @@ tactics registered as seeing everything get it, and their names start with ``dou
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from stich.deals.deal import Deal
 from stich.model.cards import Card

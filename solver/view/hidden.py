@@ -17,6 +17,7 @@ A plain deal file read with a seat gives that seat's information set of the deal
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -81,7 +82,7 @@ def read_hidden(text: str, source: str = "<string>", seat: int | None = None,
     places = _hidden_places(data, spec.layout, source)
     named = _named_cards(data, play, spec.layout, notation)
     pool = _pool(extra.get("unknown"), data, named, len(places), notation, source, spec)
-    for (key, path), card in zip(places, pool):   # a first filling, to read the rest
+    for (_key, path), card in zip(places, pool):   # a first filling, to read the rest
         spec.layout.reveal(data, path, card.text(notation))
     filled = loads(_toml(data), source)          # every check but the play's
     if overrides:
@@ -123,10 +124,8 @@ def _named_cards(data: dict, play, layout, notation: str) -> dict[Card, str]:
         for token in text.split():
             if token == HIDDEN:
                 continue
-            try:
+            with contextlib.suppress(CardError):     # the deal reader names it later
                 named.setdefault(parse_card(token, notation), key)
-            except CardError:
-                pass                             # the deal reader names it later
     return named
 
 
@@ -208,7 +207,8 @@ def _toml(data: dict) -> str:
         if isinstance(v, list):
             return "[" + ", ".join(value(x) for x in v) + "]"
         return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-    lines, tables = [], []
+    lines: list[str] = []
+    tables: list[str] = []
     for key, v in data.items():
         (tables if isinstance(v, dict) else lines).append(key)
     out = [f"{k} = {value(data[k])}" for k in lines]

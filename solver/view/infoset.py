@@ -85,9 +85,9 @@ def relaxed_replay(deal: Deal, pool: frozenset = frozenset(), watch=None) -> tup
                 reason = position.why_illegal(card) or "not at hand"
                 raise DealError(f"{where}: {reason}", "play", deal.source)
             known = _known_only(position, seat, pool)
-            reason = known.why_illegal(card)
-            if reason is not None:
-                raise DealError(f"{where}: illegal whatever the hidden cards: {reason}", "play",
+            why = known.why_illegal(card)
+            if why is not None:
+                raise DealError(f"{where}: illegal whatever the hidden cards: {why}", "play",
                                 deal.source)
             if watch is not None:
                 watch(position, card)

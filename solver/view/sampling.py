@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from functools import lru_cache
 from math import prod
-from typing import Iterator
 
 from stich.model.cards import Card
 
@@ -56,7 +56,7 @@ class _Assignments:
             for k in self.options[j]:
                 weights.append(self.ways(j + 1, room[:k] + (room[k] - 1,) + room[k + 1:]) if room[k] else 0)
             pick = rng.randrange(sum(weights))
-            for k, w in zip(self.options[j], weights):
+            for k, w in zip(self.options[j], weights):  # noqa: B007 - k is the pick, used after the loop
                 if pick < w:
                     break
                 pick -= w
@@ -139,10 +139,9 @@ def _spreads(info: InfoSet, members: tuple[int, ...], cards: list[Card]) -> Iter
         return
     first, rest = members[0], members[1:]
     size = len(info.regions[first][1])
-    if info.regions[first][0].unordered:
-        choices = itertools.combinations(cards, size)
-    else:
-        choices = itertools.permutations(cards, size)
+    choices: Iterator[tuple[Card, ...]] = (itertools.combinations(cards, size)
+                                           if info.regions[first][0].unordered
+                                           else itertools.permutations(cards, size))
     for chosen in choices:
         left = [c for c in cards if c not in chosen]
         for tail in _spreads(info, rest, left):

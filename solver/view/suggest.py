@@ -23,10 +23,13 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Any
 
 from stich.deals.deal import Deal, loads
+from stich.model.cards import Card
+from stich.model.rules import RuleSet
 from stich.run.pool import run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
@@ -75,7 +78,7 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
         raise KeyboardInterrupt
     if not result.exact:
         return None
-    side = (seat - 1) % 2
+    side = RuleSet.side_of(seat)
     rows = []
     for move in result.moves:
         rank = None if move.rank is None else (move.rank if side == 0 else -move.rank)
@@ -105,7 +108,7 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
     session = Session(deal, position, engine, keep_tt, limits or Limits())
     if not session.ladder():
         return NO_LADDER
-    side = (seat - 1) % 2
+    side = RuleSet.side_of(seat)
     try:
         root = session.guarded(lambda: forced_rung(session))
         maximiser = session.maximising()
@@ -240,7 +243,7 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     """Combine the per-layout verdicts into the advice (every card on the same layouts)."""
     k = len(per_layout)
     cards = [row[0] for row in per_layout[0]]
-    table = {card: [] for card in cards}
+    table: dict[Any, list[Any]] = {card: [] for card in cards}
     for rows in per_layout:
         by_card = {row[0]: row for row in rows}
         if set(by_card) != set(cards):
@@ -405,7 +408,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
     """The player's-view judgement of every card in ``deal``'s play, from its player's seat.
     ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
     (counted in ``left_out``); a card whose every layout hit them is not judged."""
-    steps = []
+    steps: list[tuple[int, int, Card, Any, Any, bool]] = []
     tricks = deal.play
     for t, trick in enumerate(tricks):
         for k, card in enumerate(trick):
@@ -427,7 +430,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
     for n, r in zip(owner, rows):
         grouped[n].append(r)
     out = []
-    for (trick, seat, card, info, layouts, is_exact), results in zip(steps, grouped):
+    for (trick, seat, card, _info, _layouts, is_exact), results in zip(steps, grouped):
         text = card.text(deal.notation)
         kept = [r for r in results if r is not None]
         left_out = len(results) - len(kept)
@@ -438,10 +441,8 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         advice = aggregate(kept, is_exact and not left_out, objective)
         view = {v.card: v for v in advice.cards}
         played, best = view[text], view[advice.best]
-        if advice.measure == "rung":
-            loss = best.mean_rank - played.mean_rank
-        else:
-            loss = best.mean - played.mean
+        loss = (best.mean_rank - played.mean_rank if advice.measure == "rung"
+                else best.mean - played.mean)
         out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
                              played.p_best, advice.layouts, is_exact and not left_out, advice.measure,
                              left_out))
