@@ -88,7 +88,12 @@ def test_percentile():
 def test_builtin_sets_are_fixed():
     full, quick = builtin_sets(), builtin_sets(quick=True)
     assert [s.name for s in full] == [s.name for s in quick]
-    assert {s.game for s in full} == {"scharwenzel", "schafkopf2", "elfern"}
+    assert {s.game for s in full} == {"scharwenzel", "schafkopf2", "elfern", "officers_skat", "einwerfen",
+                                      "bohemian_schneider"}
+    assert any(s.game == "schafkopf2" and s.rules.get("mariage") for s in full)
+    first = [s.name for s in full][:6]         # the first sets stay as they were: comparable counts
+    assert first == ["scharwenzel-4", "scharwenzel-6", "scharwenzel-8", "schafkopf2-schellen",
+                     "schafkopf2-card17", "elfern"]
     for f, q in zip(full, quick):
         assert len(q.seeds) < len(f.seeds) and set(q.seeds) <= set(f.seeds)
         assert [d.dump() for d in q.deals()] == [d.dump() for d in q.deals()]

@@ -58,6 +58,10 @@ ALLOWED = {
     ("solver/run/bench.py", "schafkopf2"): "the benchmark sets",
     ("solver/run/bench.py", "elfern"): "the benchmark sets",
     ("solver/run/bench.py", "trump_mode"): "the benchmark sets: the card17 variant of Schafkopf2",
+    ("solver/run/bench.py", "mariage"): "the benchmark sets: Schafkopf2 with the Mariage",
+    ("solver/run/bench.py", "officers_skat"): "the benchmark sets: a rule-file game",
+    ("solver/run/bench.py", "einwerfen"): "the benchmark sets: a rule-file game",
+    ("solver/run/bench.py", "bohemian_schneider"): "the benchmark sets: a rule-file game",
     ("solver/core/tables.py", "stock"): "the engine's own input: a stock is one of its mechanisms",
     ("solver/core/tables.py", "hand"): "the engine's own input: the size of a hand refilled from a stock",
     **{("solver/tactics/__init__.py", f"import {game}"): "the registry of the built-in tactics"

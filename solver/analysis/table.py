@@ -13,16 +13,17 @@ cell, its node count included, is the same for any number of threads).
 
 from __future__ import annotations
 
-import queue
-import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from stich.core._search import Engine
 from stich.core.anytime import Limits
 from stich.deals.deal import Deal, DealError, loads
 from stich.model.cards import SUITS
 from stich.model.outcome import Outcome
 from stich.model.rules import RuleSet
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+from stich.search.threads import share_out
 
 
 @dataclass(frozen=True)
@@ -146,56 +147,25 @@ def _cells_in_threads(deal: Deal, runs: list[list], total: int, tt_megabytes: in
     each); the cells come back in the plan's order.  On Ctrl-C the threads' searches are
     stopped and only the cells finished before are kept."""
     engines = [new_engine(tt_megabytes) for _ in range(min(threads, len(runs)))]
-    todo = iter(runs)
-    lock = threading.Lock()
-    finished: queue.Queue = queue.Queue()
-    cancel = threading.Event()
-
-    def work(engine) -> None:
-        try:
-            while not cancel.is_set():
-                with lock:
-                    run = next(todo, None)
-                if run is None:
-                    return
-                for i, cell in enumerate(run):
-                    if cancel.is_set():
-                        return
-                    done, why = _solve_cell(deal, engine, cell, i == 0, objective, limits)
-                    finished.put((cell[0], done, why))
-        except BaseException as error:          # handed to the caller's thread
-            finished.put((None, error, None))
-        finally:
-            finished.put(None)
-
-    workers = [threading.Thread(target=work, args=(e,), daemon=True) for e in engines]
-    for thread in workers:
-        thread.start()
     got: dict[int, Cell] = {}
     stopped = None
-    running = len(workers)
-    try:
-        while running:
-            item = finished.get()
-            if item is None:
-                running -= 1
-                continue
-            k, done, why = item
-            if k is None:
-                raise done
-            got[k] = done
-            stopped = stopped or why
-            if progress:
-                progress(len(got), total)
-    except KeyboardInterrupt:
-        cancel.set()
-        for engine in engines:          # stop the searches under way: their cells are dropped
-            engine.limit(nodes=1)
+
+    def work(engine: Engine, run: list) -> Iterator[tuple[int, Cell, str | None]]:
+        for i, cell in enumerate(run):
+            done, why = _solve_cell(deal, engine, cell, i == 0, objective, limits)
+            yield cell[0], done, why
+
+    def take(item: tuple[int, Cell, str | None]) -> None:
+        nonlocal stopped
+        k, done, why = item
+        got[k] = done
+        stopped = stopped or why
+        if progress:
+            progress(len(got), total)
+
+    # on Ctrl-C the searches under way are stopped: their cells are dropped
+    if share_out(engines, runs, work, take, stop=lambda engine: engine.limit(nodes=1)):
         stopped = "interrupt"
-    finally:
-        cancel.set()
-        for thread in workers:
-            thread.join()
     return [got[k] for k in sorted(got)], stopped
 
 

@@ -72,6 +72,12 @@ _BUILTIN: tuple[tuple[str, str, int, dict[str, Any], int, int], ...] = (
     ("schafkopf2-schellen", "schafkopf2", 2, {}, 12, 3),
     ("schafkopf2-card17", "schafkopf2", 2, {"trump_mode": "card17"}, 12, 3),
     ("elfern", "elfern", 2, {}, 10, 3),
+    # added after the sets above (whose counts stay comparable across versions): Schafkopf2
+    # with the Mariage and the games written as rule files
+    ("schafkopf2-mariage", "schafkopf2", 2, {"mariage": True}, 8, 1),
+    ("officers_skat", "officers_skat", 2, {}, 8, 1),
+    ("einwerfen", "einwerfen", 4, {}, 8, 1),
+    ("bohemian_schneider", "bohemian_schneider", 2, {}, 8, 1),
 )
 BUILTIN_SEED = 1000         # the seeds of `stich bench` start here
 

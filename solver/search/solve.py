@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from stich.core._search import Engine
 from stich.core.anytime import Limits, Stopped
@@ -28,6 +29,7 @@ from .objectives import OBJECTIVES, SolverError, score_objective
 from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
+from .threads import share_out
 
 DEFAULT_TT_MEGABYTES = 64
 # the cards are scored in threads only when the value search took at least this many nodes
@@ -278,32 +280,19 @@ class _Work:
         helpers = [Engine(share=root.engine) for _ in range(count - 1)]
         sessions = [root] + [Session(root.deal, root.root, e) for e in helpers]
         rows: list = [None] * len(classes)
-        taken = iter(range(len(classes)))
-        lock = threading.Lock()
-        failed: list[BaseException] = []
 
-        def work(session: Session) -> None:
-            try:
-                while not failed:
-                    with lock:
-                        k = next(taken, None)
-                    if k is None:
-                        return
-                    rows[k] = self._row(session, classes[k][0], value)
-            except BaseException as error:      # handed to the caller's thread
-                failed.append(error)
+        def work(session: Session, k: int) -> Iterator[tuple[int, Any]]:
+            yield k, self._row(session, classes[k][0], value)
 
-        others = [threading.Thread(target=work, args=(s,), daemon=True) for s in sessions[1:]]
-        for thread in others:
-            thread.start()
+        def got(done: tuple[int, Any]) -> None:
+            rows[done[0]] = done[1]
+
         try:
-            work(root)
+            interrupted = share_out(sessions, range(len(classes)), work, got, caller_works=True)
         finally:
-            for thread in others:
-                thread.join()
             self.helper_nodes += sum(e.nodes for e in helpers)
-        if failed:
-            raise failed[0]
+        if interrupted:
+            raise KeyboardInterrupt
         return rows
 
     def _score_apart(self, move: int, row: dict, session: Session | None = None) -> None:
