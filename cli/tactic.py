@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fnmatch
-import os
 import sys
 from pathlib import Path
 
@@ -239,7 +238,7 @@ def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, q
         bar.write(f"stich: {item_id}: not studied: {message}")
 
     try:
-        return run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
+        return run_study(items, settings, out=out, jobs=jobs,
                          dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
     except TacticError as exc:
         fail(f"{settings.tactic_file}: {exc}" if settings.tactic_file else str(exc))

@@ -8,7 +8,6 @@ solved, as the object the command chose to record (``stich solve --json``'s).
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,7 +188,6 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
     each deal (counting those already in the file), ``on_error(id, message)`` for a deal
     that failed (it gets an error line, and a rerun tries again)."""
     started = time.perf_counter()
-    jobs = jobs or os.cpu_count() or 1
     readable = [item for item in items if item.error is None]
     with ResultsFile(out, readable, objective, with_moves, fsync, limits) as results:
         run = BatchRun(len(items), len(results.recovery.kept), recovery=results.recovery)
@@ -227,7 +225,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
     return run
 
 
-def _solutions(todo: list[BatchItem], jobs: int, dask_address: str | None, objective: str,
+def _solutions(todo: list[BatchItem], jobs: int | None, dask_address: str | None, objective: str,
                with_moves: bool, tt_megabytes: int, limits, encode: Callable) -> Iterator[tuple[str, Any]]:
     """(id, ``encode(result)`` or the exception) for every deal, in the order they are solved."""
     calls = [(item.id, (item.id, item.text, objective, with_moves, tt_megabytes, limits, encode))

@@ -21,6 +21,7 @@ from stich.analysis.analyze import analyze
 from stich.deals.deal import Deal
 from stich.report.analysis import analysis_json
 from stich.report.suggest import suggest_json
+from stich.run.pool import stop_every_pool
 from stich.view import EXACT_LIMIT, count_layouts, information
 from stich.view.suggest import suggest
 
@@ -209,6 +210,7 @@ class ExploreSession:
             job.cancel()
         self._dd.close()
         self._pv.close()
+        stop_every_pool()           # a job's worker processes (--jobs 2) stop now, not at exit
 
 
 def _seat_to_move(deal: Deal) -> int:

@@ -7,6 +7,7 @@ workers are started with "spawn", so they inherit neither the results file nor i
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -24,6 +25,8 @@ class MissingDask(RunError):
 
 
 _local = threading.local()
+WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
+_running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
 
 
 def worker_engine(tt_megabytes: int):
@@ -47,7 +50,28 @@ def local_executor(workers: int, tt_megabytes: int) -> ProcessPoolExecutor:
 
 def _init_worker(tt_megabytes: int, parent: int | None = None) -> None:
     die_with_parent(parent)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # now ignored: see spawning()
     worker_engine(tt_megabytes)
+
+
+@contextlib.contextmanager
+def spawning() -> Iterator[None]:
+    """Start worker processes with SIGINT blocked (a mask is inherited, a Python handler is not):
+    a Ctrl-C while a new worker imports stich waits, and the worker ignores it once started,
+    instead of printing an import's traceback.  This thread's own Ctrl-C is delivered when the
+    block ends."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def stop_every_pool() -> None:
+    """Stop the workers of every local pool at once (the explorer's Ctrl-C: a player's-view job
+    in a thread must not keep the process waiting for its deals)."""
+    for executor in list(_running):
+        stop_at_once(executor)
 
 
 def die_with_parent(parent: int | None = None) -> None:
@@ -89,29 +113,31 @@ def dask_executor(address: str):
     return client.get_executor(pure=False), client
 
 
-def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
+def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int | None,
                    dask_address: str | None, tt_megabytes: int) -> Iterator[tuple[Any, Any]]:
     """``work(*args)`` for every ``(key, args)`` of ``calls``: in this process (``jobs`` 1), on
     local workers (``local_executor``) or on a Dask cluster.  Yields ``(key, result)``, or
     ``(key, exception)`` for a call that raised (one bad item must not stop the rest), in the
-    order they finish.  Batch, tactic and suggest all run their work through here."""
+    order they finish.  Batch, tactic and suggest all run their work through here.  ``jobs``
+    None: every core, but worker processes only once the work has taken ``WORTH_A_POOL``
+    seconds here (a small job never pays for starting them)."""
     if not calls:
         return
-    if dask_address is None and jobs == 1:
-        for key, args in calls:
-            try:
-                yield key, work(*args)
-            except Exception as exc:  # noqa: BLE001
-                yield key, exc
-        return
+    if dask_address is None and jobs in (None, 1):
+        calls = yield from _in_this_process(work, calls, WORTH_A_POOL if jobs is None else None)
+        if not calls:
+            return
+    jobs = jobs or os.cpu_count() or 1
     client = None
     if dask_address is not None:
         executor, client = dask_executor(dask_address)
     else:
         executor = local_executor(min(jobs, len(calls)), tt_megabytes)
+        _running.add(executor)
     finished = False
     try:
-        futures = {executor.submit(work, *args): key for key, args in calls}
+        with spawning():
+            futures = {executor.submit(work, *args): key for key, args in calls}
         for future in as_completed(futures):
             try:
                 yield futures[future], future.result()
@@ -119,12 +145,29 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
                 yield futures[future], exc
         finished = True
     finally:
+        _running.discard(executor)
         if client is not None:              # Dask: closing the client cancels what is left
             client.close()
         elif finished:
             executor.shutdown(wait=True, cancel_futures=True)
         else:
             stop_at_once(executor)
+
+
+def _in_this_process(work: Callable, calls: list, seconds: float | None):
+    """Run calls here, one after another, until ``seconds`` have passed (None: all of them);
+    returns the calls left.  Starting worker processes costs about a second (each imports
+    stich), so a small job never starts them and a long one starts them after that second."""
+    started = time.monotonic()
+    for n, (key, args) in enumerate(calls):
+        if seconds is not None and n and time.monotonic() - started >= seconds:
+            return calls[n:]
+        try:
+            result = work(*args)
+        except Exception as exc:  # noqa: BLE001
+            result = exc
+        yield key, result
+    return []
 
 
 def stop_at_once(executor: ProcessPoolExecutor) -> None:
