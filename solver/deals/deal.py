@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from stich.files.userfile import UserFileError, read_bytes
+from stich.files.userfile import UserFileError, read_bytes, toml_shape_problem
 from stich.games import GAMES, Game, OptionError, RuleFileError, find_game
 from stich.games.base import NAMED
 from stich.games.layouts import LAYOUTS, Pile
@@ -311,6 +311,9 @@ def loads(text: str, source: str = "<string>", rules: dict[str, Any] | None = No
     options the game does not have are skipped (a batch of several games)."""
     if len(text) > MAX_DEAL_BYTES:
         raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
+    problem = toml_shape_problem(text)
+    if problem:
+        raise DealError(problem, None, source)
     try:
         data = tomllib.loads(text)
     except RecursionError:

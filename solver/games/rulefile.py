@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from stich.files.userfile import NoSuchFile, UserFileError, read_text
+from stich.files.userfile import NoSuchFile, UserFileError, read_text, toml_shape_problem
 from stich.model.cards import (
     ACE,
     EIGHT,
@@ -109,6 +109,9 @@ def _read_toml(path: Path) -> dict:
         raise NoRuleFile(exc.problem, None, str(path)) from None
     except UserFileError as exc:
         raise RuleFileError(exc.problem, None, str(path)) from None
+    problem = toml_shape_problem(text)
+    if problem:
+        raise RuleFileError(problem, None, str(path))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
