@@ -281,6 +281,12 @@ def _toml_value(value: Any) -> str:
 def load(path: str | Path, rules: dict[str, Any] | None = None, *, other_games_rules: bool = False) -> Deal:
     """Read a deal file; ``-`` reads standard input.  ``rules`` (e.g. from ``--rule``) override
     the file's ``[rules]`` before anything is checked, exactly as if written there."""
+    text, source = deal_text(path)
+    return loads(text, source, rules, other_games_rules=other_games_rules)
+
+
+def deal_text(path: str | Path) -> tuple[str, str]:
+    """(text, source) of a deal file, read with its limit; ``-`` reads standard input once."""
     source = str(path) if str(path) else "''"
     try:
         if str(path) == "-":
@@ -301,7 +307,7 @@ def load(path: str | Path, rules: dict[str, Any] | None = None, *, other_games_r
         raise DealError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", None, source) from None
     except OSError as exc:
         raise DealError(f"cannot read: {exc.strerror}", None, source) from None
-    return loads(text, source, rules, other_games_rules=other_games_rules)
+    return text, source
 
 
 def loads(text: str, source: str = "<string>", rules: dict[str, Any] | None = None, *,

@@ -21,7 +21,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from stich.deals.deal import MAX_DEAL_BYTES, Deal, DealError, load, loads
+from stich.deals.deal import MAX_DEAL_BYTES, Deal, DealError, deal_text, load, loads
 from stich.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
 from stich.files.userfile import UserFileError, read_text, toml_shape_problem
 from stich.games import GAMES, RuleFileError, find_game
@@ -46,9 +46,9 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
     """The information set of a file: a hidden deal file, or a plain one seen from ``seat``
     (default: the file's ``seat``, else the seat to move)."""
     source = str(path)
-    if source == "-":
-        deal = load(path)             # standard input: plain files only (read once)
-        text = None
+    if source == "-":                 # standard input, read once: a plain or a hidden deal file
+        text, source = deal_text(path)
+        deal = None if is_hidden_text(text) else loads(text, source)
     else:
         try:            # the bounded reader; what it refuses, ``load`` names below
             text = read_text(path, "deal file", MAX_DEAL_BYTES)
