@@ -168,6 +168,8 @@ def read_data(path: Path, seen: tuple = ()) -> dict:
             if exc.source != str(base_path):
                 raise
             raise RuleFileError(f"{base_path}: {exc.message}", "extends", shown) from None
+        except RuleFileError as exc:        # the target's problem, under the file the user gave
+            raise RuleFileError(str(exc), "extends", shown) from None
         own_sources = data.get("sources", [])
         data = _merge({k: v for k, v in base.items() if k not in ("name", "title")}, data)
         if isinstance(own_sources, list):
