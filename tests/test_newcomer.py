@@ -45,3 +45,34 @@ def test_explore_without_its_extra_says_the_readme_s_install_line():
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert 'pip install ".[explore]"' in done.stderr and "starlette" in done.stderr
     assert 'pip install ".[explore]"' in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def folder_with_special_files(tmp_path: Path) -> Path:
+    """A folder of one deal file and *.toml entries that are no files: a pipe, a link to
+    /dev/zero, a link in a loop, a folder."""
+    import os
+    folder = tmp_path / "deals"
+    folder.mkdir()
+    (folder / "a.toml").write_text((ROOT / "examples" / "elfern-ending.toml").read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    os.mkfifo(folder / "fifo.toml")
+    (folder / "zero.toml").symlink_to("/dev/zero")
+    (folder / "loop.toml").symlink_to("loop.toml")
+    (folder / "dir.toml").mkdir()
+    return folder
+
+
+def test_batch_of_a_folder_names_each_entry_it_cannot_read(tmp_path):
+    folder = folder_with_special_files(tmp_path)
+    result = run("batch", folder, "--out", tmp_path / "out.jsonl", "--jobs", "1")
+    assert result.exit_code == 2, result.output
+    for name in ("fifo.toml", "zero.toml", "loop.toml", "dir.toml"):
+        assert name in result.stderr, (name, result.stderr)
+    assert "Traceback" not in result.stderr
+
+
+def test_tactic_from_a_folder_stops_at_an_entry_it_cannot_read(tmp_path):
+    folder = folder_with_special_files(tmp_path)
+    result = run("tactic", "elfern.*", "--from", folder, "--jobs", "1", "--quiet")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output
+    assert "not a regular file" in result.stderr

@@ -83,11 +83,13 @@ def generated_items(spec: str, overrides: dict[str, str] | None = None) -> list[
 
 def file_items(path: str | Path, overrides: dict[str, str] | None = None) -> list[BatchItem]:
     """The deals of a directory (every ``*.toml`` in it, sorted by name) or of one file; the
-    id of a deal is its file name without ``.toml``."""
+    id of a deal is its file name without ``.toml``.  A ``*.toml`` that is no regular file (a
+    pipe, a device, a link leading nowhere or in a loop) is an item with the reader's error,
+    never left out in silence."""
     path = Path(path)
     try:
         if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".toml" and p.is_file())
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".toml")
             if not files:
                 raise BatchError(f"{path}: no .toml deal files in this directory")
         elif path.exists():
