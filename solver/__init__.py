@@ -12,6 +12,7 @@ imports this package before it can install its Ctrl-C handling, so importing it 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 _WHERE = {"Limits": "stich.core.anytime",
           **dict.fromkeys(["Deal", "DealError", "Pile", "load", "loads"], "stich.deals.deal"),
@@ -37,6 +38,12 @@ def core_not_built(exc: ModuleNotFoundError) -> ModuleNotFoundError:
         f"{exc.name} (the compiled search core) is not built in {__path__[0]}/core: run "
         f"`pip install -e .` in the checkout (or `python setup.py build_ext --inplace`), or "
         f"run Python outside the checkout to use the installed stich", name=exc.name)
+
+
+# the compiled core is looked for (not loaded: that is the slow part) when stich is imported
+if importlib.util.find_spec(f"{__name__}.core._search") is None:
+    raise core_not_built(ModuleNotFoundError(f"No module named '{__name__}.core._search'",
+                                             name=f"{__name__}.core._search"))
 
 
 def __getattr__(name: str):
