@@ -76,3 +76,25 @@ def test_tactic_from_a_folder_stops_at_an_entry_it_cannot_read(tmp_path):
     result = run("tactic", "elfern.*", "--from", folder, "--jobs", "1", "--quiet")
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output
     assert "not a regular file" in result.stderr
+
+
+def dies_once(folder: str, key: int, always: int | None = None) -> int:
+    """Work for a pool: the worker of each key dies the first time (as if the OOM killer took
+    it), and always for ``always``; else the answer is key * 10."""
+    import os
+    marker = Path(folder) / f"{key}.tried"
+    if key == always or not marker.exists():
+        marker.touch()
+        os._exit(9)
+    return key * 10
+
+
+def test_a_worker_that_dies_is_replaced_and_the_rest_kept(tmp_path):
+    from stich.run.pool import WorkerDied, run_everywhere
+    calls = [(key, (str(tmp_path), key)) for key in range(6)]
+    answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
+    assert answers == {key: key * 10 for key in range(6)}
+    calls = [(key, (str(tmp_path), key, 3)) for key in range(6)]
+    answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
+    assert isinstance(answers.pop(3), WorkerDied)
+    assert answers == {key: key * 10 for key in range(6) if key != 3}

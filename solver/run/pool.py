@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator
 
 from . import RunError
@@ -25,6 +26,7 @@ class MissingDask(RunError):
 
 
 _local = threading.local()
+WORKER_RESTARTS = 2         # new pools in a row that answer nothing, after a worker died
 WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
 _running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
 
@@ -128,30 +130,67 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int 
         if not calls:
             return
     jobs = jobs or os.cpu_count() or 1
-    client = None
     if dask_address is not None:
-        executor, client = dask_executor(dask_address)
-    else:
-        executor = local_executor(min(jobs, len(calls)), tt_megabytes)
-        _running.add(executor)
+        yield from _on_dask(work, calls, dask_address)
+        return
+    left = dict(enumerate(calls))
+    fruitless = 0                           # pools in a row that answered nothing
+    while left and fruitless <= WORKER_RESTARTS:
+        before = len(left)
+        yield from _on_local_pool(work, left, jobs, tt_megabytes)
+        fruitless = 0 if len(left) < before else fruitless + 1
+    for key, _ in left.values():            # their workers died every time: lost, the rest kept
+        yield key, WorkerDied(f"its worker process died {fruitless} times in a row (out of memory?)")
+
+
+class WorkerDied(RunError):
+    """A call whose worker process was killed (by the OOM killer, say) on every try."""
+
+
+def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int):
+    """The calls of ``left`` on a new local pool, each removed from it once answered.  If a
+    worker dies, the pool breaks: the calls not answered stay in ``left`` for a new pool."""
+    executor = local_executor(min(jobs, len(left)), tt_megabytes)
+    _running.add(executor)
     finished = False
     try:
+        futures = {}
         with spawning():
-            futures = {executor.submit(work, *args): key for key, args in calls}
+            for n, (_, args) in left.items():
+                try:
+                    futures[executor.submit(work, *args)] = n
+                except BrokenProcessPool:       # a worker died already: the rest wait for the next pool
+                    break
+        for future in as_completed(futures):
+            n = futures[future]
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                continue                        # tried again on the next pool
+            except Exception as exc:  # noqa: BLE001
+                result = exc
+            key, _ = left.pop(n)
+            yield key, result
+        finished = True
+    finally:
+        _running.discard(executor)
+        if finished and not left:
+            executor.shutdown(wait=True, cancel_futures=True)
+        else:
+            stop_at_once(executor)
+
+
+def _on_dask(work: Callable, calls: list[tuple[Any, tuple]], dask_address: str):
+    executor, client = dask_executor(dask_address)
+    try:
+        futures = {executor.submit(work, *args): key for key, args in calls}
         for future in as_completed(futures):
             try:
                 yield futures[future], future.result()
             except Exception as exc:  # noqa: BLE001
                 yield futures[future], exc
-        finished = True
     finally:
-        _running.discard(executor)
-        if client is not None:              # Dask: closing the client cancels what is left
-            client.close()
-        elif finished:
-            executor.shutdown(wait=True, cancel_futures=True)
-        else:
-            stop_at_once(executor)
+        client.close()                      # closing the client cancels what is left
 
 
 def _in_this_process(work: Callable, calls: list, seconds: float | None):
