@@ -98,3 +98,15 @@ def test_a_worker_that_dies_is_replaced_and_the_rest_kept(tmp_path):
     answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
     assert isinstance(answers.pop(3), WorkerDied)
     assert answers == {key: key * 10 for key in range(6) if key != 3}
+
+
+def test_tactic_output_paths_are_checked_before_the_study(tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    for option, path in (("--examples", tmp_path / "file" / "sub"), ("--counterexamples", tmp_path / "file"),
+                         ("--plot", tmp_path / "no" / "such" / "plot.png"), ("--plot", tmp_path)):
+        out = tmp_path / "study.jsonl"
+        result = run("tactic", "elfern.*", "--game", "elfern", "--deals", "2", "--jobs", "1", "--quiet",
+                     "--out", out, option, path)
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, (option, result.output)
+        assert result.stderr.startswith("stich: ") and option in result.stderr, result.stderr
+        assert not out.exists(), "the study ran before the output path was checked"
