@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -93,7 +92,7 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
     """
     items = _items(paths, generate, rules)
     with progress_bar("batch", quiet, unit="deals") as bar:
-        run = _run(items, out, bar, jobs=jobs or os.cpu_count() or 1, objective=objective,
+        run = _run(items, out, bar, jobs=jobs, objective=objective,
                    with_moves=not no_moves, tt_megabytes=tt_mb, dask_address=dask_address,
                    fsync=fsync, limits=limits_of(node_limit, time_limit))
     _report(run, items, out, quiet)

@@ -15,6 +15,7 @@ import json
 import math
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -23,6 +24,8 @@ import click
 from stich.deals.deal import Deal, DealError, load
 from stich.files.interrupt import watching
 from stich.games import GAMES, RULES_FILES_ENV, OptionError, register
+
+from . import interrupt
 
 EXIT_INPUT = 2
 EXIT_OTHER = 1
@@ -52,6 +55,17 @@ class InputError(click.ClickException):
 
 class StichGroup(click.Group):
     """A click group that turns our exceptions into the exit statuses of the contract."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Ctrl-C while click reads the arguments (before ``invoke`` watches it) or after the
+        command, as during the start-up: one line, exit 130 (click would print "Aborted!")."""
+        if threading.current_thread() is not threading.main_thread():
+            return super().main(*args, **kwargs)
+        previous = interrupt.install()
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            interrupt.restore(previous)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

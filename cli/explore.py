@@ -46,7 +46,9 @@ def explore_command(deal_file: str, port: int, no_browser: bool, samples: int | 
         from stich.explore.server import ListenError, serve
         from stich.explore.session import ExploreSession, Options
     except ModuleNotFoundError as exc:
-        raise click.ClickException(f"explore needs {exc.name}: pip install \"stich[explore]\"") from None
+        missing = (exc.name or "starlette").split(".")[0]
+        raise InputError(f"explore needs {missing}, which is not installed: pip install \".[explore]\" "
+                         f"in stich's checkout (the explore extra)") from None
     session = ExploreSession(deal, Options(objective, samples, seed, tt_mb, jobs),
                              "standard input" if deal_file == "-" else deal_file)
     try:

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
-import click
+# Ctrl-C is handled before anything slow is imported: during start-up it stops the command with
+# one line and exit 130 (``stop_starting``), never an import's traceback.  The handler is put
+# back at the end of this module; ``StichGroup.main`` installs it again for the command's run.
+from . import interrupt  # noqa: I001 - first, before the imports below
 
-import stich
+_previous = interrupt.install()
 
-from .analyze import analyze_command
-from .batch import batch_command
-from .bench import bench_command
-from .common import EXIT_STATUSES, StichGroup
-from .deal import deal_command
-from .explore import explore_command
-from .puzzle import puzzle_command
-from .replay import replay_command
-from .rules import rules_command
-from .solve import solve_command
-from .suggest import suggest_command
-from .table import table_command
-from .tactic import tactic_command
+import click  # noqa: E402
+
+import stich  # noqa: E402
+
+try:
+    from .analyze import analyze_command
+    from .batch import batch_command
+    from .bench import bench_command
+    from .common import EXIT_STATUSES, StichGroup
+    from .deal import deal_command
+    from .explore import explore_command
+    from .puzzle import puzzle_command
+    from .replay import replay_command
+    from .rules import rules_command
+    from .solve import solve_command
+    from .suggest import suggest_command
+    from .table import table_command
+    from .tactic import tactic_command
+except ModuleNotFoundError as _exc:
+    raise stich.core_not_built(_exc) from None
 
 MAIN_HELP = """stich: exact double-dummy analysis of Scharwenzel, two-handed Wendish Schafkopf,
 Elfern and the games of rule files.
@@ -41,6 +51,8 @@ for command in (solve_command, analyze_command, replay_command, puzzle_command, 
                 rules_command, deal_command, batch_command, bench_command, suggest_command,
                 tactic_command, explore_command):
     main.add_command(command)
+
+interrupt.restore(_previous)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from stich.report.suggest import suggest_json, suggest_report
+from stich.run import RunError
 from stich.view import EXACT_LIMIT, read_view
 from stich.view.suggest import TooManyLayouts, suggest
 
@@ -111,6 +112,8 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
                              progress=bar, limits=limits_of(node_limit, time_limit), totals=not no_totals)
     except TooManyLayouts as exc:
         raise InputError(f"{deal_file}: --exact: {exc}") from None
+    except RunError as exc:                 # --dask without Dask, or its scheduler not reached
+        raise InputError(str(exc)) from None
     if result.advice is None and result.left_out:
         click.echo(f"stich: all {result.left_out} layouts hit the limit: no advice "
                    f"(raise --node-limit or --time-limit)", err=True)

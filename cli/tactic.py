@@ -134,6 +134,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     tactics = _tactics(names, extra, tactic_file)
     if by is not None and by not in BUILTIN_FEATURES and by not in features:
         fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
+    _check_outputs(examples_dir, cx_dir, plot_path)
     settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
                              samples=samples, seed=seed, limits=limits_of(node_limit, time_limit))
     items = _items(settings, game, count, seed, wheres, from_dirs, rules)
@@ -239,7 +240,7 @@ def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, q
         bar.write(f"stich: {item_id}: not studied: {message}")
 
     try:
-        return run_study(items, settings, out=out, jobs=jobs or os.cpu_count() or 1,
+        return run_study(items, settings, out=out, jobs=jobs,
                          dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
     except TacticError as exc:
         fail(f"{settings.tactic_file}: {exc}" if settings.tactic_file else str(exc))
@@ -262,6 +263,27 @@ def _write_examples(summary, records, tactics, examples_dir, cx_dir, count: int,
                 (Path(directory) / name).write_text(text, encoding="utf-8")
                 written.append(str(Path(directory) / name))
         summary[key] = written
+
+
+def _check_outputs(examples_dir: str | None, cx_dir: str | None, plot_path: str | None) -> None:
+    """Every output path is checked before the study (which may take hours), not after it."""
+    for option, directory in (("--examples", examples_dir), ("--counterexamples", cx_dir)):
+        if directory:
+            try:
+                Path(directory).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                fail(f"{option} {directory}: cannot make the folder: {exc.strerror or exc}")
+            if not os.access(directory, os.W_OK | os.X_OK):
+                fail(f"{option} {directory}: cannot write in this folder")
+    if plot_path:
+        folder = Path(plot_path).parent
+        if Path(plot_path).is_dir():
+            fail(f"--plot {plot_path}: is a folder, not a file name")
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            fail(f"--plot {plot_path}: cannot write in {folder} (no such folder, or not allowed)")
+        import importlib.util
+        if importlib.util.find_spec("matplotlib") is None:
+            fail(f"--plot {plot_path}: needs matplotlib (pip install \".[plot]\")")
 
 
 def _plot(summary: dict, path: str, game: str | None) -> None:

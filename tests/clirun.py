@@ -36,3 +36,57 @@ def one_line_error(result, *words):
     for word in words:
         assert word in line, (word, line)
     return line
+
+
+def start_on_a_terminal(*args, stdout=subprocess.PIPE) -> tuple[subprocess.Popen, int]:
+    """``stich ARGS`` as its own process with standard error on a pseudo-terminal (so it draws
+    its progress as for a user); returns the process and the terminal's reading end."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+    reader, writer = pty.openpty()
+    fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))   # as a real one
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from stich.cli.main import main; main(sys.argv[2:])"
+    proc = subprocess.Popen([sys.executable, "-c", code, str(ROOT), *map(str, args)],
+                            stdout=stdout, stderr=writer, text=True, cwd=ROOT)
+    os.close(writer)
+    return proc, reader
+
+
+def read_terminal_until(reader: int, text: str, timeout: float = 120.0) -> str:
+    """What the process wrote on its terminal until ``text`` appeared (AssertionError if it
+    did not within ``timeout`` seconds, or the process closed the terminal first)."""
+    import os
+    import select
+    import time
+    seen, deadline = b"", time.monotonic() + timeout
+    while text.encode() not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([reader], [], [], left)[0]:
+            raise AssertionError(f"{text!r} did not appear: {seen[-300:]!r}")
+        try:
+            chunk = os.read(reader, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            raise AssertionError(f"the terminal closed before {text!r}: {seen[-300:]!r}")
+        seen += chunk
+    return seen.decode(errors="replace")
+
+
+def read_terminal_to_end(reader: int) -> str:
+    """The rest of what the process wrote on its terminal (after it exited)."""
+    import os
+    rest = b""
+    while True:
+        try:
+            chunk = os.read(reader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        rest += chunk
+    os.close(reader)
+    return rest.decode(errors="replace")

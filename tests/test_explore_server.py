@@ -23,6 +23,8 @@ from click.testing import CliRunner
 pytest.importorskip("starlette", reason="stich explore needs its extra: pip install \".[explore]\"")
 pytest.importorskip("uvicorn", reason="stich explore needs its extra: pip install \".[explore]\"")
 
+import contextlib
+
 from starlette.testclient import TestClient  # noqa: E402
 
 from stich import load, loads  # noqa: E402
@@ -373,3 +375,141 @@ def test_it_listens_on_127_0_0_1_only_and_ctrl_c_stops_it_cleanly():
     assert stopped < 10
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url, timeout=5)
+
+
+# --- what a request or a link may make the server do -------------------------------------------------
+
+def start_server_with(*args: str) -> tuple[subprocess.Popen, str]:
+    """``stich explore ARGS --no-browser``; the page's address."""
+    process = subprocess.Popen([sys.executable, "-m", "stich.cli.main", "explore", *args, "--no-browser"],
+                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    if "http://127.0.0.1:" not in line:
+        process.kill()
+        raise AssertionError(f"stich explore did not start on 127.0.0.1: {line}")
+    return process, line.split()[2]
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read():
+    """A Content-Length of 400 MB with one byte sent: the answer (413) comes at once, without
+    the server waiting for, or holding, the rest."""
+    process, url = start_server_with(str(EXAMPLES / "elfern-ending.toml"))
+    try:
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as conn:
+            conn.sendall(f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         f"Content-Type: application/json\r\nContent-Length: 400000000\r\n\r\n{{".encode())
+            answer = conn.recv(4096).decode("latin-1")
+        assert answer.startswith("HTTP/1.1 413"), answer
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+
+
+def test_a_body_without_its_length_is_read_only_up_to_the_limit(served):
+    client, _ = served("elfern-ending.toml")
+    sent = []
+
+    def chunks():
+        for _ in range(64):                      # 1 MB in 16 KB chunks, no Content-Length
+            sent.append(1)
+            yield b" " * 16384
+    answer = client.post("/api/position", content=chunks(), headers={"Content-Type": "application/json"})
+    assert answer.status_code == 413 and "larger than" in answer.json()["error"]
+
+
+def test_two_origin_or_host_headers_are_refused(served):
+    client, _ = served("elfern-ending.toml")
+    both = client.get("/api/session", headers=[("Origin", "http://evil.example"), ("Origin", f"http://{HOST}")])
+    assert both.status_code == 403 and "more than one Origin" in both.json()["error"]
+    hosts = client.get("/api/session", headers=[("Host", "evil.example"), ("Host", HOST)])
+    assert hosts.status_code == 403
+
+
+@pytest.mark.parametrize("game", ["/etc/passwd", "/no/such/file.toml", "../../etc/hostname",
+                                  str(ROOT / "solver" / "games" / "rules" / "einwerfen.toml")])
+def test_a_link_may_name_no_file_as_its_game(served, game):
+    """Whether the file exists or not, the answer is the same line: nothing of it is opened."""
+    client, session = served("elfern-ending.toml")
+    start = session.start.replace('game = "elfern"', f"game = {json.dumps(game)}")
+    answer = client.post("/api/position", json={"start": start, "moves": []})
+    assert answer.status_code == 400
+    message = answer.json()["error"]
+    assert "is not one of the games this server was started with" in message, message
+    assert "root" not in message and "no rule file" not in message
+
+
+def user_rule_file(folder: Path) -> Path:
+    """A rule file of the user's own (a built-in one under another name), and a deal of it."""
+    rules = (ROOT / "solver" / "games" / "rules" / "officers_skat.toml").read_text(encoding="utf-8")
+    path = folder / "my_skat.toml"
+    path.write_text(rules.replace('name = "officers_skat"', 'name = "my_skat"'), encoding="utf-8")
+    assert 'name = "my_skat"' in path.read_text(encoding="utf-8")
+    deal = (EXAMPLES / "officers_skat-deal.toml").read_text(encoding="utf-8")
+    deal_path = folder / "deal.toml"
+    deal_path.write_text(deal.replace('game = "officers_skat"', f'game = "{path}"'), encoding="utf-8")
+    return deal_path
+
+
+def test_a_user_rule_file_goes_into_the_page_by_its_file_name_only(tmp_path):
+    deal_path = user_rule_file(tmp_path)
+    session = ExploreSession(load(deal_path), Options())
+    try:
+        client = TestClient(create_app(session, {HOST}), base_url=f"http://{HOST}")
+        assert str(tmp_path) not in session.start and 'game = "my_skat.toml"' in session.start
+        shown = client.post("/api/position", json={"start": session.start, "moves": []})
+        assert shown.status_code == 200, shown.text
+        assert str(tmp_path) not in json.dumps(shown.json())
+        copied = tmp_path / "copied.toml"                  # the copy works beside the rule file
+        copied.write_text(shown.json()["file"], encoding="utf-8")
+        assert load(copied).game == "my_skat"
+    finally:
+        session.close()
+
+
+def test_a_link_may_start_only_so_many_samples(served):
+    client, session = served("elfern-deal.toml")
+    asked = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "score",
+                                           "samples": 100_000})
+    assert asked.status_code == 400 and "--samples" in asked.json()["error"]
+    exact = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "score",
+                                           "exact": True})
+    assert exact.status_code == 400 and "layouts are more than" in exact.json()["error"]
+
+
+def test_ctrl_c_with_a_request_in_flight_is_one_line_and_quick():
+    """A search answering a request and a player's view on two worker processes are running:
+    Ctrl-C stops the server at once, with its one line (no uvicorn ERROR, no traceback)."""
+    process, url = start_server_with(str(EXAMPLES / "elfern-deal.toml"), "--jobs", "2")
+    try:
+        about = json.load(urllib.request.urlopen(url + "api/session", timeout=30))
+        view = json.dumps({"start": about["start"], "moves": [], "objective": "score",
+                           "samples": 500}).encode()
+        job = json.load(urllib.request.urlopen(
+            urllib.request.Request(url + "api/view", view, {"Content-Type": "application/json"}), timeout=30))
+        assert job["state"] in ("queued", "running")
+        analysis = json.dumps({"start": about["start"], "moves": [], "objective": "score"}).encode()
+        in_flight = threading.Thread(target=lambda: _ignore_errors(lambda: urllib.request.urlopen(
+            urllib.request.Request(url + "api/analysis", analysis, {"Content-Type": "application/json"}),
+            timeout=60)), daemon=True)
+        in_flight.start()
+        for _ in range(100):                              # the view's workers are at work
+            if json.load(urllib.request.urlopen(f"{url}api/view/{job['job']}", timeout=30))["state"] == "running":
+                break
+            time.sleep(0.1)
+        time.sleep(1)
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+        stopped = time.monotonic() - started
+    finally:
+        if process.poll() is None:
+            process.kill()
+    rest = process.stderr.read()
+    assert process.returncode == 130 and rest == "stich: explore stopped (Ctrl-C)\n", rest
+    assert stopped < 5, stopped
+
+
+def _ignore_errors(call) -> None:
+    with contextlib.suppress(OSError):
+        call()

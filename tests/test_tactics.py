@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import reference
 from click.testing import CliRunner
-from clirun import one_line_error, start
+from clirun import one_line_error, read_terminal_to_end, read_terminal_until, start, start_on_a_terminal
 from clirun import run as cli_run
 
 from stich.cli.main import main
@@ -555,12 +555,15 @@ def test_ctrl_c_does_not_wait_for_the_deals_the_workers_are_on(tmp_path):
     each), because the pool was shut down with wait=True.  The workers are stopped instead; what
     finished is kept either way."""
     path = write(tmp_path, "sleepy.py", SLEEPY)
-    proc = start("tactic", "sleepy", "--tactic-file", path, "--game", "scharwenzel", "--deals", 4,
-                 "--jobs", 2, "--out", tmp_path / "r.jsonl")
-    time.sleep(6)                       # the workers are started and inside a decision
+    proc, terminal = start_on_a_terminal("tactic", "sleepy", "--tactic-file", path, "--game", "scharwenzel",
+                                         "--deals", 4, "--jobs", 2, "--out", tmp_path / "r.jsonl",
+                                         stdout=subprocess.DEVNULL)
+    read_terminal_until(terminal, "tactic:")    # its progress bar: it has started, however busy the machine
+    time.sleep(2)                               # and its workers with it, inside a decision
     pressed = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    proc.communicate(timeout=60)
+    err = read_terminal_to_end(terminal)
     assert proc.returncode == 130, err
     assert time.monotonic() - pressed < 15, "Ctrl-C waited for the running deals"
     assert "Traceback" not in err

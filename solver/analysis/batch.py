@@ -8,7 +8,6 @@ solved, as the object the command chose to record (``stich solve --json``'s).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -85,11 +84,13 @@ def generated_items(spec: str, overrides: dict[str, str] | None = None) -> list[
 
 def file_items(path: str | Path, overrides: dict[str, str] | None = None) -> list[BatchItem]:
     """The deals of a directory (every ``*.toml`` in it, sorted by name) or of one file; the
-    id of a deal is its file name without ``.toml``."""
+    id of a deal is its file name without ``.toml``.  A ``*.toml`` that is no regular file (a
+    pipe, a device, a link leading nowhere or in a loop) is an item with the reader's error,
+    never left out in silence."""
     path = Path(path)
     try:
         if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".toml" and p.is_file())
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".toml")
             if not files:
                 raise BatchError(f"{path}: no .toml deal files in this directory")
         elif path.exists():
@@ -190,7 +191,6 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
     each deal (counting those already in the file), ``on_error(id, message)`` for a deal
     that failed (it gets an error line, and a rerun tries again)."""
     started = time.perf_counter()
-    jobs = jobs or os.cpu_count() or 1
     readable = [item for item in items if item.error is None]
     with ResultsFile(out, readable, objective, with_moves, fsync, limits) as results:
         run = BatchRun(len(items), len(results.recovery.kept), recovery=results.recovery)
@@ -228,7 +228,7 @@ def run_batch(items: list[BatchItem], out: str | Path, *, encode: Callable, jobs
     return run
 
 
-def _solutions(todo: list[BatchItem], jobs: int, dask_address: str | None, objective: str,
+def _solutions(todo: list[BatchItem], jobs: int | None, dask_address: str | None, objective: str,
                with_moves: bool, tt_megabytes: int, limits, encode: Callable) -> Iterator[tuple[str, Any]]:
     """(id, ``encode(result)`` or the exception) for every deal, in the order they are solved."""
     calls = [(item.id, (item.id, item.text, objective, with_moves, tt_megabytes, limits, encode))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from stich.files.userfile import UserFileError, read_bytes
+from stich.files.userfile import UserFileError, read_bytes, toml_shape_problem
 from stich.games import GAMES, Game, OptionError, RuleFileError, find_game
 from stich.games.base import NAMED
 from stich.games.layouts import LAYOUTS, Pile
@@ -87,6 +87,12 @@ def read_file(path: str | Path, make: Callable[..., _Deal], rules: dict[str, Any
               other_games_rules: bool = False) -> _Deal:
     """Read a deal file; ``-`` reads standard input.  ``rules`` (e.g. from ``--rule``) override
     the file's ``[rules]`` before anything is checked, exactly as if written there."""
+    text, source = deal_text(path)
+    return read_text(text, make, source, rules, other_games_rules=other_games_rules)
+
+
+def deal_text(path: str | Path) -> tuple[str, str]:
+    """(text, source) of a deal file, read with its limit; ``-`` reads standard input once."""
     source = str(path) if str(path) else "''"
     try:
         if str(path) == "-":
@@ -107,7 +113,7 @@ def read_file(path: str | Path, make: Callable[..., _Deal], rules: dict[str, Any
         raise DealError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", None, source) from None
     except OSError as exc:
         raise DealError(f"cannot read: {exc.strerror}", None, source) from None
-    return read_text(text, make, source, rules, other_games_rules=other_games_rules)
+    return text, source
 
 
 def read_text(text: str, make: Callable[..., _Deal], source: str = "<string>",
@@ -117,6 +123,9 @@ def read_text(text: str, make: Callable[..., _Deal], source: str = "<string>",
     options the game does not have are skipped (a batch of several games)."""
     if len(text) > MAX_DEAL_BYTES:
         raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
+    problem = toml_shape_problem(text)
+    if problem:
+        raise DealError(problem, None, source)
     try:
         data = tomllib.loads(text)
     except RecursionError:

@@ -47,12 +47,23 @@ class LocalOnly:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
-            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            problem = self.problem(headers.get("host"), headers.get("origin"))
+            headers: dict[str, list[str]] = {}
+            for k, v in scope["headers"]:
+                headers.setdefault(k.decode("latin-1").lower(), []).append(v.decode("latin-1"))
+            problem = self.repeated(headers) or self.problem(
+                *(headers.get(name, [None])[0] for name in ("host", "origin")))
             if problem:
                 await error(problem, 403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    @staticmethod
+    def repeated(headers: dict[str, list[str]]) -> str | None:
+        """Two ``Host`` or ``Origin`` headers: which one counts is up to each server, so none does."""
+        for name in ("Host", "Origin"):
+            if len(headers.get(name.lower(), [])) > 1:
+                return f"refused: more than one {name} header"
+        return None
 
     def problem(self, host: str | None, origin: str | None) -> str | None:
         if host not in self.hosts:
@@ -70,6 +81,8 @@ def api(handler):
     async def wrapped(request: Request):
         try:
             return JSONResponse(await handler(request), headers=HEADERS)
+        except TooLarge as exc:
+            return error(str(exc), 413)
         except RequestError as exc:
             return error(str(exc))
         except UnknownJob as exc:
@@ -80,11 +93,24 @@ def api(handler):
     return wrapped
 
 
+class TooLarge(RequestError):
+    """A request body over ``MAX_BODY`` (status 413): refused before it is read."""
+
+
 async def body(request: Request) -> dict:
-    """The request's JSON object (at most ``MAX_BODY`` bytes)."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise RequestError(f"the request is larger than {MAX_BODY // 1024} KB")
+    """The request's JSON object (at most ``MAX_BODY`` bytes): a ``Content-Length`` over the
+    limit is refused unread, and a body without one is read only up to the limit."""
+    too_large = TooLarge(f"the request is larger than {MAX_BODY // 1024} KB")
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):

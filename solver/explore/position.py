@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
 from stich.deals.deal import Deal, DealError, loads, show_text
+from stich.files.userfile import toml_shape_problem
+from stich.games import GAMES
+from stich.games.rulefile import RULES_DIR
 from stich.model.cards import Card, suit_name
 from stich.model.position import Position
 from stich.model.rules import side_label
@@ -32,9 +38,58 @@ class RequestError(ValueError):
     """A request the explorer cannot answer; its message is shown on the page."""
 
 
+_GAME_LINE = re.compile(r"^[ \t]*game[ \t]*=.*$", re.M)
+
+
+def shared_text(deal: Deal) -> str:
+    """The deal as a deal file for the page's address and its copy button: a user's rule file
+    is named by its file name only (no folder of the user's goes into a shared link; the copy
+    works next to the rule file)."""
+    text = deal.dump()
+    rule_file = deal.game_spec.rule_file
+    if rule_file is None or Path(rule_file).parent == RULES_DIR.resolve():
+        return text
+    return _GAME_LINE.sub(lambda m: f"game = {json.dumps(Path(rule_file).name)}", text, count=1)
+
+
 def start_text(deal: Deal) -> str:
     """The deal before its ``play``, as a deal file: where every line of the page starts."""
-    return replace(deal, play=(), shows=()).dump()
+    return shared_text(replace(deal, play=(), shows=()))
+
+
+def known_games() -> dict[str, str]:
+    """What a page's deal may name as its ``game``: each game known now (when the server
+    starts: the built-in ones and the rule files it was given) by its name, and a rule file's
+    game by its file name too; never a path, so a link cannot make the server open a file."""
+    games = {}
+    for name, spec in GAMES.items():
+        games[name.lower()] = name
+        if spec.rule_file is not None and Path(spec.rule_file).parent != RULES_DIR.resolve():
+            games.setdefault(Path(spec.rule_file).name.lower(), name)
+    return games
+
+
+def named_start(text: str, games: Mapping[str, str]) -> str:
+    """``text`` with its ``game`` checked against ``games`` and written as the game's name."""
+    problem = toml_shape_problem(text)
+    if problem:
+        raise RequestError(f"start: {problem}")
+    try:
+        game = tomllib.loads(text).get("game")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return text                                    # the deal reader says what is wrong
+    if not isinstance(game, str):
+        return text
+    name = games.get(game.strip().lower())
+    if name is None:
+        raise RequestError(f"game: {json.dumps(game[:60], ensure_ascii=False)} is not one of the games "
+                           f"this server was started with ({', '.join(sorted(set(games.values())))})")
+    if game.strip().lower() == name.lower():
+        return text
+    named, found = _GAME_LINE.subn(f"game = {json.dumps(name)}", text, count=1)
+    if not found:
+        raise RequestError("game: write it as a line `game = \"NAME\"`")
+    return named
 
 
 def file_line(deal: Deal) -> list[str]:
@@ -46,11 +101,17 @@ def file_line(deal: Deal) -> list[str]:
             for t, trick in enumerate(deal.play) for k, card in enumerate(trick)]
 
 
-def read_start(text) -> Deal:
-    """The start a page sent, read by the deal reader (a start has no ``play``)."""
+def read_start(text, games: Mapping[str, str] | None = None) -> Deal:
+    """The start a page sent, read by the deal reader (a start has no ``play``); its game
+    must be one of ``games`` (default: ``known_games()``)."""
+    return _read_start(checked_start(text, games))
+
+
+def checked_start(text, games: Mapping[str, str] | None = None) -> str:
+    """The start a page sent, its size and game checked, its game written by name."""
     if not isinstance(text, str) or len(text) > MAX_START:
         raise RequestError(f"start: must be a deal file of at most {MAX_START} characters")
-    return _read_start(text)
+    return named_start(text, known_games() if games is None else games)
 
 
 @lru_cache(maxsize=64)        # every request of a page sends the same start
@@ -75,9 +136,10 @@ def check_moves(moves) -> list[str]:
     return [move.strip() for move in moves]
 
 
-def position_deal(start: str, moves) -> Deal:
+def position_deal(start: str, moves, games: Mapping[str, str] | None = None) -> Deal:
     """The deal file of the position after ``moves`` from ``start``, checked by the reader."""
-    base = read_start(start)
+    start = checked_start(start, games)
+    base = _read_start(start)
     moves = check_moves(moves)
     n = base.players
     tricks = [" ".join(moves[i:i + n]) for i in range(0, len(moves), n)]
@@ -161,5 +223,5 @@ def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
         **legal_json(deal, position),
         "over": over,
         "final": deal.game_spec.outcome(position, deal).as_json() if over else None,
-        "file": deal.dump(),
+        "file": shared_text(deal),
     }

@@ -8,6 +8,7 @@ running are in daemon threads and end with the process.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import webbrowser
@@ -49,8 +50,25 @@ def serve(session: ExploreSession, port: int = 0, open_browser: bool = True,
     announce(url)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    server = uvicorn.Server(config)
+    quiet = QuietWhenStopping(server)
+    logging.getLogger("uvicorn.error").addFilter(quiet)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
+        logging.getLogger("uvicorn.error").removeFilter(quiet)
         sock.close()
         session.close()
+
+
+class QuietWhenStopping(logging.Filter):
+    """Once Ctrl-C has stopped the server, a request still waiting for its search is cancelled:
+    uvicorn would log that as an ERROR with a traceback.  It is no error; the command says in
+    one line that it stopped."""
+
+    def __init__(self, server) -> None:
+        super().__init__()
+        self.server = server
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not self.server.should_exit

@@ -21,14 +21,16 @@ from stich.analysis.analyze import analyze
 from stich.deals.deal import Deal
 from stich.report.analysis import analysis_json
 from stich.report.suggest import suggest_json
+from stich.run.pool import stop_every_pool
 from stich.view import EXACT_LIMIT, count_layouts, information
 from stich.view.suggest import suggest
 
 from .pool import WorkerPool
-from .position import RequestError, describe, file_line, position_deal, start_text
+from .position import RequestError, describe, file_line, known_games, position_deal, start_text
 
 OBJECTIVES = ("score", "total")
-MAX_SAMPLES = 100_000
+MAX_SAMPLES = 100_000       # --samples on the command line
+PAGE_SAMPLES = 2_000        # what a page (a link, anyone's) may start, unless --samples allows more
 KEEP_ANSWERS = 20_000       # answers kept per session; the oldest go first beyond this
 
 
@@ -95,11 +97,13 @@ def check_objective(objective) -> str:
     return objective
 
 
-def check_sampling(samples, seed, exact) -> tuple[int | None, int, bool]:
-    """``--samples``, ``--seed`` and ``--exact`` as ``stich suggest`` takes them."""
+def check_sampling(samples, seed, exact, most: int = MAX_SAMPLES) -> tuple[int | None, int, bool]:
+    """``--samples``, ``--seed`` and ``--exact`` as ``stich suggest`` takes them, at most
+    ``most`` samples."""
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
-                                or not 1 <= samples <= MAX_SAMPLES):
-        raise RequestError(f"samples: must be a whole number from 1 to {MAX_SAMPLES}, or null")
+                                or not 1 <= samples <= most):
+        raise RequestError(f"samples: must be a whole number from 1 to {most:,}, or null"
+                           + (" (start stich explore with --samples N for more)" if most < MAX_SAMPLES else ""))
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RequestError("seed: must be a whole number")
     if not isinstance(exact, bool):
@@ -115,6 +119,7 @@ class ExploreSession:
     def __init__(self, deal: Deal, options: Options, name: str = ""):
         self.deal, self.options, self.name = deal, options, name or Path(deal.source).name
         self.start, self.line = start_text(deal), file_line(deal)
+        self.games = known_games()           # what a page may name: the games known at the start
         self.solves = 0                      # positions searched (each at most once)
         self._analyses: dict[tuple, Future] = {}
         self._views: dict[tuple, ViewJob] = {}
@@ -133,7 +138,7 @@ class ExploreSession:
     def position(self, start, moves, view: bool = False) -> dict:
         """The table of a position; ``view``: as the seat to move sees it, with its layout
         count."""
-        deal = position_deal(start, moves)
+        deal = position_deal(start, moves, self.games)
         if not view:
             return describe(deal)
         seat = _seat_to_move(deal)
@@ -145,7 +150,7 @@ class ExploreSession:
 
     async def analysis(self, start, moves, objective) -> dict:
         """``stich analyze --json`` of the position, searched once per session."""
-        deal = position_deal(start, moves)
+        deal = position_deal(start, moves, self.games)
         objective = check_objective(objective)
         _seat_to_move(deal)
         key = (deal.dump(), objective)
@@ -165,9 +170,10 @@ class ExploreSession:
     def start_view(self, start, moves, objective, samples=None, seed=0, exact=False) -> ViewJob:
         """The player's view of the seat to move: a job (the same one if already asked for);
         any other view still running is cancelled, as the page shows one at a time."""
-        deal = position_deal(start, moves)
+        deal = position_deal(start, moves, self.games)
         objective = check_objective(objective)
-        samples, seed, exact = check_sampling(samples, seed, exact)
+        most = max(PAGE_SAMPLES, self.options.samples or 0)
+        samples, seed, exact = check_sampling(samples, seed, exact, most)
         seat = _seat_to_move(deal)
         key = (deal.dump(), seat, objective, samples, seed, exact)
         with self._lock:                     # requests come in on several threads
@@ -178,7 +184,11 @@ class ExploreSession:
             if job is not None and job.state not in ("cancelled", "error"):
                 return job
             info = information(deal, seat)
-            job = self._remember(ViewJob(next(self._numbers), key, count_layouts(info)))
+            count = count_layouts(info)
+            if exact and count > most:
+                raise RequestError(f"exact: {count:,} layouts are more than the {most:,} a page may "
+                                   f"start (start stich explore with --samples N for more)")
+            job = self._remember(ViewJob(next(self._numbers), key, count))
         future = self._pv.submit(self._suggest, job, info, objective, samples, seed, exact)
         future.add_done_callback(job.finish)
         return job
@@ -209,6 +219,7 @@ class ExploreSession:
             job.cancel()
         self._dd.close()
         self._pv.close()
+        stop_every_pool()           # a job's worker processes (--jobs 2) stop now, not at exit
 
 
 def _seat_to_move(deal: Deal) -> int:

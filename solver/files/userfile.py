@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import stat
 import sys
 import types
@@ -22,6 +23,14 @@ from types import ModuleType
 from .interrupt import USER_RAISES, is_ctrl_c
 
 MAX_BYTES = 1 << 20            # 1 MB: deal files, rule files, tactic and predicate files
+MAX_KEY_PARTS = 64             # the dotted parts of one TOML key (a real file has 2 or 3)
+MAX_NESTING = 64               # arrays and inline tables inside each other
+
+# TOML's strings and comments (a dot or a bracket in them is no key's, no nesting's)
+_STRINGS = re.compile(r'"""(?:[^\\"]++|\\.|"(?!""))*+"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]++|\\.)*+"|\'[^\'\n]*\'|#[^\n]*',
+                      re.S)
+_DOTTED = re.compile(rf"(?:[\w-]+[ \t]*\.[ \t]*){{{MAX_KEY_PARTS}}}")
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 class UserFileError(ValueError):
@@ -148,3 +157,19 @@ def _line_in(path: Path, exc: BaseException) -> str:
             line = f" (line {tb.tb_lineno})"
         tb = tb.tb_next
     return line
+
+
+def toml_shape_problem(text: str) -> str | None:
+    """Why ``text`` must not be given to ``tomllib``, or None.  tomllib's time and memory grow
+    with the square of a dotted key's parts (8,000 parts: 4 s and 264 MB; 50,000: gigabytes)
+    and it recurses into nesting, so both are capped by this linear scan first."""
+    bare = _STRINGS.sub("s", text)
+    if _DOTTED.search(bare):
+        return f"a key of more than {MAX_KEY_PARTS} dotted parts: not a stich file"
+    depth = deepest = 0
+    for bracket in _BRACKETS.finditer(bare):
+        depth = depth + 1 if bracket.group() in "[{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    if deepest > MAX_NESTING:
+        return f"arrays or tables nested more than {MAX_NESTING} deep: not a stich file"
+    return None

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from stich.files.userfile import NoSuchFile, UserFileError, read_text
+from stich.files.userfile import NoSuchFile, UserFileError, read_text, toml_shape_problem
 
 from .base import OptionError
 
@@ -67,6 +67,9 @@ def _read_toml(path: Path) -> dict:
         raise NoRuleFile(exc.problem, None, str(path)) from None
     except UserFileError as exc:
         raise RuleFileError(exc.problem, None, str(path)) from None
+    problem = toml_shape_problem(text)
+    if problem:
+        raise RuleFileError(problem, None, str(path))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -123,6 +126,8 @@ def read_data(path: Path, seen: tuple = ()) -> dict:
             if exc.source != str(base_path):
                 raise
             raise RuleFileError(f"{base_path}: {exc.message}", "extends", shown) from None
+        except RuleFileError as exc:        # the target's problem, under the file the user gave
+            raise RuleFileError(str(exc), "extends", shown) from None
         own_sources = data.get("sources", [])
         data = _merge({k: v for k, v in base.items() if k not in ("name", "title")}, data)
         if isinstance(own_sources, list):

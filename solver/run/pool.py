@@ -7,6 +7,7 @@ workers are started with "spawn", so they inherit neither the results file nor i
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -15,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from . import RunError
@@ -25,6 +27,9 @@ class MissingDask(RunError):
 
 
 _local = threading.local()
+WORKER_RESTARTS = 2         # new pools in a row that answer nothing, after a worker died
+WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
+_running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
 
 
 def worker_engine(tt_megabytes: int):
@@ -48,7 +53,28 @@ def local_executor(workers: int, tt_megabytes: int) -> ProcessPoolExecutor:
 
 def _init_worker(tt_megabytes: int, parent: int | None = None) -> None:
     die_with_parent(parent)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # now ignored: see spawning()
     worker_engine(tt_megabytes)
+
+
+@contextlib.contextmanager
+def spawning() -> Iterator[None]:
+    """Start worker processes with SIGINT blocked (a mask is inherited, a Python handler is not):
+    a Ctrl-C while a new worker imports stich waits, and the worker ignores it once started,
+    instead of printing an import's traceback.  This thread's own Ctrl-C is delivered when the
+    block ends."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def stop_every_pool() -> None:
+    """Stop the workers of every local pool at once (the explorer's Ctrl-C: a player's-view job
+    in a thread must not keep the process waiting for its deals)."""
+    for executor in list(_running):
+        stop_at_once(executor)
 
 
 def die_with_parent(parent: int | None = None) -> None:
@@ -90,27 +116,73 @@ def dask_executor(address: str):
     return client.get_executor(pure=False), client
 
 
-def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
+def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int | None,
                    dask_address: str | None, tt_megabytes: int) -> Iterator[tuple[Any, Any]]:
     """``work(*args)`` for every ``(key, args)`` of ``calls``: in this process (``jobs`` 1), on
     local workers (``local_executor``) or on a Dask cluster.  Yields ``(key, result)``, or
     ``(key, exception)`` for a call that raised (one bad item must not stop the rest), in the
-    order they finish.  Batch, tactic and suggest all run their work through here."""
+    order they finish.  Batch, tactic and suggest all run their work through here.  ``jobs``
+    None: every core, but worker processes only once the work has taken ``WORTH_A_POOL``
+    seconds here (a small job never pays for starting them)."""
     if not calls:
         return
-    if dask_address is None and jobs == 1:
-        for key, args in calls:
-            try:
-                yield key, work(*args)
-            except Exception as exc:  # noqa: BLE001
-                yield key, exc
-        return
-    client = None
+    if dask_address is None and jobs in (None, 1):
+        calls = yield from _in_this_process(work, calls, WORTH_A_POOL if jobs is None else None)
+        if not calls:
+            return
+    jobs = jobs or os.cpu_count() or 1
     if dask_address is not None:
-        executor, client = dask_executor(dask_address)
-    else:
-        executor = local_executor(min(jobs, len(calls)), tt_megabytes)
+        yield from _on_dask(work, calls, dask_address)
+        return
+    left = dict(enumerate(calls))
+    fruitless = 0                           # pools in a row that answered nothing
+    while left and fruitless <= WORKER_RESTARTS:
+        before = len(left)
+        yield from _on_local_pool(work, left, jobs, tt_megabytes)
+        fruitless = 0 if len(left) < before else fruitless + 1
+    for key, _ in left.values():            # their workers died every time: lost, the rest kept
+        yield key, WorkerDied(f"its worker process died {fruitless} times in a row (out of memory?)")
+
+
+class WorkerDied(RunError):
+    """A call whose worker process was killed (by the OOM killer, say) on every try."""
+
+
+def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int):
+    """The calls of ``left`` on a new local pool, each removed from it once answered.  If a
+    worker dies, the pool breaks: the calls not answered stay in ``left`` for a new pool."""
+    executor = local_executor(min(jobs, len(left)), tt_megabytes)
+    _running.add(executor)
     finished = False
+    try:
+        futures = {}
+        with spawning():
+            for n, (_, args) in left.items():
+                try:
+                    futures[executor.submit(work, *args)] = n
+                except BrokenProcessPool:       # a worker died already: the rest wait for the next pool
+                    break
+        for future in as_completed(futures):
+            n = futures[future]
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                continue                        # tried again on the next pool
+            except Exception as exc:  # noqa: BLE001
+                result = exc
+            key, _ = left.pop(n)
+            yield key, result
+        finished = True
+    finally:
+        _running.discard(executor)
+        if finished and not left:
+            executor.shutdown(wait=True, cancel_futures=True)
+        else:
+            stop_at_once(executor)
+
+
+def _on_dask(work: Callable, calls: list[tuple[Any, tuple]], dask_address: str):
+    executor, client = dask_executor(dask_address)
     try:
         futures = {executor.submit(work, *args): key for key, args in calls}
         for future in as_completed(futures):
@@ -118,14 +190,24 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int,
                 yield futures[future], future.result()
             except Exception as exc:  # noqa: BLE001
                 yield futures[future], exc
-        finished = True
     finally:
-        if client is not None:              # Dask: closing the client cancels what is left
-            client.close()
-        elif finished:
-            executor.shutdown(wait=True, cancel_futures=True)
-        else:
-            stop_at_once(executor)
+        client.close()                      # closing the client cancels what is left
+
+
+def _in_this_process(work: Callable, calls: list, seconds: float | None):
+    """Run calls here, one after another, until ``seconds`` have passed (None: all of them);
+    returns the calls left.  Starting worker processes costs about a second (each imports
+    stich), so a small job never starts them and a long one starts them after that second."""
+    started = time.monotonic()
+    for n, (key, args) in enumerate(calls):
+        if seconds is not None and n and time.monotonic() - started >= seconds:
+            return calls[n:]
+        try:
+            result = work(*args)
+        except Exception as exc:  # noqa: BLE001
+            result = exc
+        yield key, result
+    return []
 
 
 def stop_at_once(executor: ProcessPoolExecutor) -> None:

@@ -15,9 +15,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy import stats
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy and scipy.stats are imported where a figure is computed, not here: scipy.stats alone
+# takes seconds to import, and every command reaches this module (the tactic report) at start.
 
 RESAMPLES = 9999              # the figures of a study
 BREAKDOWN_RESAMPLES = 1999    # its breakdowns by a feature (many small groups, exploratory)
@@ -26,6 +30,7 @@ LEVEL = 0.95
 
 def rng_for(seed: int | str) -> np.random.Generator:
     """A generator fixed by any seed text (the study's seed and what is being estimated)."""
+    import numpy as np
     digest = hashlib.sha256(f"stich-stats:{seed}".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
@@ -49,6 +54,8 @@ def _num(x: float) -> float | None:
 
 def mean_over_deals(values: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> Estimate:
     """The mean of one value per deal, with a percentile bootstrap interval over deals."""
+    import numpy as np
+    from scipy import stats
     data = np.asarray(values, dtype=float)
     n = len(data)
     if n == 0:
@@ -82,6 +89,7 @@ class Comparison:
 
 def compare(a: Sequence[float], b: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> Comparison:
     """The paired difference of two per-deal values."""
+    import numpy as np
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     diffs = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
@@ -93,6 +101,8 @@ def compare(a: Sequence[float], b: Sequence[float], seed: int | str, resamples: 
 def sign_flip_p(diffs: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> float:
     """Two-sided p of "the mean difference is 0": each deal's difference keeps or flips its
     sign with equal chance under the null (every flip when there are few deals)."""
+    import numpy as np
+    from scipy import stats
     data = np.asarray(diffs, dtype=float)
     data = data[data != 0]
     if len(data) < 2:            # no flip, or one: every sign gives the same |mean|

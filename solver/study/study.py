@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,7 +155,6 @@ def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | Non
     each prefix of ``check_every`` deals, in order; the first prefix it accepts ends the study
     (so the report does not depend on the number of jobs or on resuming)."""
     resolve(settings.tactics, settings.tactic_file)         # bad names fail here, before work
-    jobs = jobs or os.cpu_count() or 1
     results = (ResultsFile(out, items, settings.objective, True, limits=settings.limits,
                            keep_others=of_this_study(settings.fingerprint())) if out else _NoFile())
     run = StudyRun(items)
@@ -170,12 +168,14 @@ def run_study(items: list[StudyItem], settings: StudySettings, *, out: str | Non
     return run
 
 
-def _study_in_chunks(run: StudyRun, results, settings: StudySettings, jobs: int, dask_address,
+def _study_in_chunks(run: StudyRun, results, settings: StudySettings, jobs: int | None, dask_address,
                      stop, check_every: int, progress, on_error) -> None:
     items = run.items
     by_id = {item.id: item for item in items}
     checkpoints = list(range(check_every, len(items), check_every)) + [len(items)] if stop else [len(items)]
     done, start = run.resumed, 0
+    if progress:                    # the bar shows from the start, not after the first deal
+        progress(min(done, checkpoints[0]), checkpoints[0] if stop else len(items))
     for end in checkpoints:
         chunk = [item for item in items[start:end] if item.id not in run.records]
         for item_id, outcome in _results(chunk, settings, jobs, dask_address):
@@ -199,7 +199,7 @@ def _study_in_chunks(run: StudyRun, results, settings: StudySettings, jobs: int,
             return
 
 
-def _results(todo: list[StudyItem], settings: StudySettings, jobs: int,
+def _results(todo: list[StudyItem], settings: StudySettings, jobs: int | None,
              dask_address: str | None) -> Iterator[tuple[str, Any]]:
     """(id, record or the exception) for every deal, in the order they are studied."""
     calls = [(item.id, (item.id, item.text, settings)) for item in todo]

@@ -22,9 +22,9 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from stich.deals.deal import MAX_DEAL_BYTES, Deal, DealError, load, loads
+from stich.deals.deal import MAX_DEAL_BYTES, Deal, DealError, deal_text, load, loads
 from stich.deals.hidden_marks import EXTRA_KEYS, HIDDEN, hidden_file_problem, is_hidden_data  # noqa: F401
-from stich.files.userfile import UserFileError, read_text
+from stich.files.userfile import UserFileError, read_text, toml_shape_problem
 from stich.games import GAMES, RuleFileError, find_game
 from stich.model.cards import CLUBS, Card, CardError, format_cards, parse_card
 
@@ -34,9 +34,11 @@ from .sampling import count_layouts, sample_layouts
 
 def is_hidden_text(text: str) -> bool:
     """Does a deal file use the hidden-card syntax (``?`` cards or the ``unknown`` key)?"""
+    if toml_shape_problem(text):
+        return False                    # read_deal says why
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return False
     return is_hidden_data(data)
 
@@ -45,9 +47,9 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
     """The information set of a file: a hidden deal file, or a plain one seen from ``seat``
     (default: the file's ``seat``, else the seat to move)."""
     source = str(path)
-    if source == "-":
-        deal = load(path)             # standard input: plain files only (read once)
-        text = None
+    if source == "-":                 # standard input, read once: a plain or a hidden deal file
+        text, source = deal_text(path)
+        deal = None if is_hidden_text(text) else loads(text, source)
     else:
         try:            # the bounded reader; what it refuses, ``load`` names below
             text = read_text(path, "deal file", MAX_DEAL_BYTES)
@@ -71,10 +73,15 @@ def _seat_to_move(deal: Deal) -> int:
 def read_hidden(text: str, source: str = "<string>", seat: int | None = None,
                 overrides: dict | None = None) -> InfoSet:
     """Read a hidden deal file; errors are ``DealError``s naming the file and the key."""
+    problem = toml_shape_problem(text)
+    if problem:
+        raise DealError(problem, None, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DealError(f"TOML syntax error: {exc}", None, source) from None
+    except RecursionError:
+        raise DealError("TOML nested too deeply", None, source) from None
     extra = {key: data.pop(key) for key in EXTRA_KEYS if key in data}
     play = data.pop("play", None)
     spec = _game(data, source)

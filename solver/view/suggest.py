@@ -21,7 +21,6 @@ which at the first card of a whole deal takes about half the nodes.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -361,8 +360,9 @@ def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   limits=None, totals: bool = True) -> list[list[Row] | None]:
     """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
     local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished."""
-    workers = workers or os.cpu_count() or 1
     out: dict[int, list[Row] | None] = {}
+    if progress:
+        progress(0, len(jobs))
     try:
         for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals):
             out[i] = rows

@@ -1,0 +1,112 @@
+"""What a newcomer and a fuzzer found in the commands' edges: each a one-line error with exit 2
+where the input is the problem, and standard input taking what a file takes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from clirun import run
+
+ROOT = Path(__file__).resolve().parent.parent
+HIDDEN = ROOT / "examples" / "hidden" / "schafkopf2-hidden.toml"
+
+
+def without(modules: list[str], *args: str) -> subprocess.CompletedProcess:
+    """``stich ARGS`` in a fresh Python where ``modules`` cannot be imported."""
+    code = ("import sys\nfor name in sys.argv[2].split(','):\n    sys.modules[name] = None\n"
+            "sys.path.insert(0, sys.argv[1])\nfrom stich.cli.main import main\n"
+            "main(sys.argv[3:], prog_name='stich')")
+    return subprocess.run([sys.executable, "-c", code, str(ROOT), ",".join(modules), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_suggest_reads_a_hidden_deal_on_standard_input():
+    text = HIDDEN.read_text(encoding="utf-8")
+    piped = run("suggest", "-", "--json", "--jobs", "1", input=text)
+    assert piped.exit_code == 0, piped.output
+    named = run("suggest", HIDDEN, "--json", "--jobs", "1")
+    drop = ("seconds", "source")
+    assert ({k: v for k, v in json.loads(piped.stdout).items() if k not in drop}
+            == {k: v for k, v in json.loads(named.stdout).items() if k not in drop})
+
+
+def test_suggest_dask_without_dask_is_bad_input():
+    done = without(["distributed", "dask"], "suggest", str(HIDDEN), "--dask", "tcp://127.0.0.1:1")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("stich: --dask needs Dask: pip install")
+
+
+def test_explore_without_its_extra_says_the_readme_s_install_line():
+    done = without(["starlette", "uvicorn"], "explore", str(ROOT / "examples" / "elfern-ending.toml"),
+                   "--no-browser")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert 'pip install ".[explore]"' in done.stderr and "starlette" in done.stderr
+    assert 'pip install ".[explore]"' in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def folder_with_special_files(tmp_path: Path) -> Path:
+    """A folder of one deal file and *.toml entries that are no files: a pipe, a link to
+    /dev/zero, a link in a loop, a folder."""
+    import os
+    folder = tmp_path / "deals"
+    folder.mkdir()
+    (folder / "a.toml").write_text((ROOT / "examples" / "elfern-ending.toml").read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    os.mkfifo(folder / "fifo.toml")
+    (folder / "zero.toml").symlink_to("/dev/zero")
+    (folder / "loop.toml").symlink_to("loop.toml")
+    (folder / "dir.toml").mkdir()
+    return folder
+
+
+def test_batch_of_a_folder_names_each_entry_it_cannot_read(tmp_path):
+    folder = folder_with_special_files(tmp_path)
+    result = run("batch", folder, "--out", tmp_path / "out.jsonl", "--jobs", "1")
+    assert result.exit_code == 2, result.output
+    for name in ("fifo.toml", "zero.toml", "loop.toml", "dir.toml"):
+        assert name in result.stderr, (name, result.stderr)
+    assert "Traceback" not in result.stderr
+
+
+def test_tactic_from_a_folder_stops_at_an_entry_it_cannot_read(tmp_path):
+    folder = folder_with_special_files(tmp_path)
+    result = run("tactic", "elfern.*", "--from", folder, "--jobs", "1", "--quiet")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output
+    assert "not a regular file" in result.stderr
+
+
+def dies_once(folder: str, key: int, always: int | None = None) -> int:
+    """Work for a pool: the worker of each key dies the first time (as if the OOM killer took
+    it), and always for ``always``; else the answer is key * 10."""
+    import os
+    marker = Path(folder) / f"{key}.tried"
+    if key == always or not marker.exists():
+        marker.touch()
+        os._exit(9)
+    return key * 10
+
+
+def test_a_worker_that_dies_is_replaced_and_the_rest_kept(tmp_path):
+    from stich.run.pool import WorkerDied, run_everywhere
+    calls = [(key, (str(tmp_path), key)) for key in range(6)]
+    answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
+    assert answers == {key: key * 10 for key in range(6)}
+    calls = [(key, (str(tmp_path), key, 3)) for key in range(6)]
+    answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
+    assert isinstance(answers.pop(3), WorkerDied)
+    assert answers == {key: key * 10 for key in range(6) if key != 3}
+
+
+def test_tactic_output_paths_are_checked_before_the_study(tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    for option, path in (("--examples", tmp_path / "file" / "sub"), ("--counterexamples", tmp_path / "file"),
+                         ("--plot", tmp_path / "no" / "such" / "plot.png"), ("--plot", tmp_path)):
+        out = tmp_path / "study.jsonl"
+        result = run("tactic", "elfern.*", "--game", "elfern", "--deals", "2", "--jobs", "1", "--quiet",
+                     "--out", out, option, path)
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, (option, result.output)
+        assert result.stderr.startswith("stich: ") and option in result.stderr, result.stderr
+        assert not out.exists(), "the study ran before the output path was checked"
