@@ -16,11 +16,11 @@ from stich.model.cards import Card, suit_name
 from stich.model.position import IllegalMove, Position
 from stich.model.rules import RuleSet
 
-from .dealfile_read import MAX_DEAL_BYTES, DealError, asks_who_won_a_trick, read_file, read_text
+from .dealfile_read import MAX_DEAL_BYTES, DealError, asks_who_won_a_trick, deal_text, read_file, read_text
 from .dealfile_write import dump as write_deal
 from .dealfile_write import show_text
 
-__all__ = ["MAX_DEAL_BYTES", "Deal", "DealError", "Pile", "asks_who_won_a_trick", "load", "loads", "show_text"]
+__all__ = ["MAX_DEAL_BYTES", "Deal", "DealError", "Pile", "asks_who_won_a_trick", "deal_text", "load", "loads", "show_text"]
 
 
 @dataclass(frozen=True)
