@@ -15,9 +15,9 @@ from stich.deals.constraints import ConstraintError, all_of, parse_constraint
 from stich.deals.deal import DealError, loads
 from stich.deals.dealing import MAX_DEALS, NoDealFound
 from stich.games import GAMES, OptionError
+from stich.report.pimc import player_game_report
 from stich.report.tactic import forest_plot, tactic_report
 from stich.run import RunError
-from stich.report.pimc import player_game_report
 from stich.study.examples import KINDS, example_files
 from stich.study.pimc import PLAYS, player_game_table
 from stich.study.study import (
@@ -36,7 +36,6 @@ from stich.tactics.loader import load_file
 from .common import EXIT_OTHER, FiniteRange, emit_json, fail, parse_rule_overrides, rule_option
 from .limits import EXIT_PARTIAL, limit_options, limits_of
 from .progress import Bar
-
 
 # --- the player's game: an opponent (and a mover) who cannot see ----------------------------------
 

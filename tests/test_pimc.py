@@ -116,3 +116,26 @@ def test_same_with_one_or_two_jobs_and_after_a_kill(tmp_path, tactic_file):
     code, resumed, err = run_cli(*args, "--jobs", "2", "--out", str(tmp_path / "b.jsonl"))
     assert code == 0, err
     assert json.loads(resumed) == summary
+
+
+def test_the_cost_table_on_a_hand_computed_case():
+    """Two deals: on the first the advice loses 10 and a random card 20 against the seat's own
+    play; on the second, two seats (costs 4 and 0 → 2; random 6 and 2 → 4)."""
+    from stich.study.pimc import player_game_table
+    from stich.study.records import DealRecord, Result, Run
+
+    def run(name, seat, policy, total):
+        return Run(name, seat, policy, Result(total, 0, "x"), [], [], [], [])
+
+    one = DealRecord(None, [], {}, [], [], [], player_game=[
+        run("", 1, "own", 70), run("t", 1, "uniform", 60), run("t", 1, "random", 50)])
+    two = DealRecord(None, [], {}, [], [], [], player_game=[
+        run("", 1, "own", 40), run("", 2, "own", 80), run("t", 1, "uniform", 36), run("t", 1, "random", 34),
+        run("t", 2, "uniform", 80), run("t", 2, "random", 78)])
+    three = DealRecord(None, [], {}, [], [], [], player_game=[run("", 1, "own", 40)])   # not advised
+    records = [("a", "", one), ("b", "", two), ("c", "", three)]
+    assert game_costs(records, "t") == {"uniform": [10.0, 2.0], "random": [20.0, 4.0]}
+    row = player_game_table(records, ["t"], 0, "player", "perfect", 20)["tactics"][0]
+    assert row["deals"] == 2 and row["uniform"]["mean"] == 6.0 and row["random"]["mean"] == 12.0
+    assert row["random_minus_advice"]["mean"] == 6.0
+    assert DealRecord.from_json(json.loads(json.dumps(two.as_json()))).player_game == two.player_game

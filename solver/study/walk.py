@@ -252,7 +252,7 @@ class DealWalk:
             by_view = (self.settings.mover if seat == mover else
                        self.settings.opponent if rules.side(seat) != rules.side(mover) else "perfect")
             if by_view == "player":
-                card = self.pimc.card(tuple(played), tuple(self._text(m) for m in played))
+                card = self.pimc.card(tuple(played), tuple(_key(m, self.deal.notation) for m in played))
         return card
 
     def _policy_card(self, run: Run, tactic: Tactic, played: list) -> Card | None:
@@ -309,6 +309,12 @@ class DealWalk:
     def _text(self, move) -> str:
         card = move.card if hasattr(move, "card") else move
         return card.text(self.deal.notation)
+
+
+def _key(move, notation) -> str:
+    """A move's text for PIMC's seeds: the card, and the pair shown with it if any."""
+    text = move.card.text(notation)
+    return text if move.pair is None else f"{text}+{move.pair}"
 
 
 def walk_deal(deal: Deal, tactics: list[Tactic], settings: WalkSettings, engine,
