@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -14,9 +15,11 @@ from stich.deals.constraints import ConstraintError, all_of, parse_constraint
 from stich.deals.deal import DealError, loads
 from stich.deals.dealing import MAX_DEALS, NoDealFound
 from stich.games import GAMES, OptionError
+from stich.report.pimc import player_game_report
 from stich.report.tactic import forest_plot, tactic_report
 from stich.run import RunError
 from stich.study.examples import KINDS, example_files
+from stich.study.pimc import PLAYS, player_game_table
 from stich.study.study import (
     StudySettings,
     generated_study_items,
@@ -33,6 +36,43 @@ from stich.tactics.loader import load_file
 from .common import EXIT_OTHER, FiniteRange, emit_json, fail, parse_rule_overrides, rule_option
 from .limits import EXIT_PARTIAL, limit_options, limits_of
 from .progress import Bar
+
+# --- the player's game: an opponent (and a mover) who cannot see ----------------------------------
+
+def pimc_options(command):
+    """--opponent, --mover, --pimc-samples (stich.study.pimc)."""
+    command = click.option(
+        "--pimc-samples", type=click.IntRange(1, 10_000), default=20, show_default=True,
+        help="With --opponent/--mover player: hidden layouts per PIMC decision (all of them when "
+             "there are at most this many; else drawn with a seed fixed by the deal and the cards "
+             "played).")(command)
+    command = click.option(
+        "--mover", type=click.Choice(PLAYS), default="perfect", show_default=True,
+        help="player: where the advice is silent, the advised seat too plays by PIMC.")(command)
+    return click.option(
+        "--opponent", type=click.Choice(PLAYS), default="perfect", show_default=True,
+        help="player: also play every deal in the player's game, where the other side cannot see: "
+             "at each decision it plays the card with the best expected value over K layouts of "
+             "what it cannot see (Perfect Information Monte Carlo, PIMC: Ginsberg's GIB 2001; Long, "
+             "Sturtevant, Buro & Furtak 2010; its flaw, strategy fusion: Frank & Basin 1998).  The "
+             "advice's cost there: the seat's total playing without the advice minus following it, "
+             "same deals, same opponents.  Slow: use --out (it resumes).")(command)
+
+
+def with_pimc(settings: StudySettings, pimc: dict) -> StudySettings:
+    return replace(settings, opponent=pimc["opponent"], mover=pimc["mover"], pimc_samples=pimc["pimc_samples"])
+
+
+def player_game(summary: dict, records, settings: StudySettings, as_json: bool) -> None:
+    """Add the player's game's table to the summary (JSON) or print it (text)."""
+    if "player" not in (settings.opponent, settings.mover):
+        return
+    table = player_game_table(records, list(settings.tactics), settings.seed, settings.opponent,
+                              settings.mover, settings.pimc_samples)
+    if as_json:
+        summary["player_game"] = table
+    else:
+        click.echo(player_game_report(table, summary.get("unit")))
 
 
 def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
@@ -100,9 +140,10 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @limit_options
+@pimc_options
 def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, by, out,
                    examples_dir, cx_dir, cx_count, plot_path, until_width, view, samples, jobs,
-                   dask_address, rules, list_only, as_json, quiet, node_limit, time_limit) -> None:
+                   dask_address, rules, list_only, as_json, quiet, node_limit, time_limit, **pimc) -> None:
     """Test playing advice (tactics) against perfect play, as a player would follow it.
 
     A tactic sees only what the mover sees (his own visible cards, face-up cards, the cards
@@ -137,6 +178,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     _check_outputs(examples_dir, cx_dir, plot_path)
     settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
                              samples=samples, seed=seed, limits=limits_of(node_limit, time_limit))
+    settings = with_pimc(settings, pimc)
     items = _items(settings, game, count, seed, wheres, from_dirs, rules)
     unit = loads(items[0].text, items[0].id).rule_set.unit if items else None
     run = _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, quiet)
@@ -148,9 +190,11 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     if plot_path:
         _plot(summary, plot_path, game_name)
     if as_json:
+        player_game(summary, records, settings, True)
         emit_json(summary)
     else:
         click.echo(tactic_report(summary, game_name))
+        player_game(summary, records, settings, False)
     if run.failed:
         sys.exit(EXIT_OTHER)
     if any(any(row["not_exact"].values()) for row in summary["tactics"]):

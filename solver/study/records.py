@@ -79,6 +79,8 @@ class DealRecord:
     nodes: int = 0
     exact: bool = True
     stopped: str | None = None
+    player_game: list[Run] = field(default_factory=list)   # --opponent/--mover player: the runs
+                                                           # of the player's game (study.pimc)
 
     def as_json(self) -> dict:
         data = asdict(self)
@@ -89,11 +91,16 @@ class DealRecord:
     def from_json(data: dict) -> DealRecord:
         perfect = {int(seat): Result(**value) for seat, value in data["perfect"].items()}
         decisions = [_decision(d) for d in data["decisions"]]
-        runs = [Run(**{**r, "result": Result(**r["result"]) if r["result"] else None}) for r in data["runs"]]
+        runs = [_run(r) for r in data["runs"]]
+        game = [_run(r) for r in data.get("player_game", [])]
         rest = {f.name: data[f.name] for f in fields(DealRecord)
-                if f.name not in ("perfect", "decisions", "runs") and f.name in data}
+                if f.name not in ("perfect", "decisions", "runs", "player_game") and f.name in data}
         rest["levels"] = [tuple(level) for level in rest.get("levels", [])]
-        return DealRecord(perfect=perfect, decisions=decisions, runs=runs, **rest)
+        return DealRecord(perfect=perfect, decisions=decisions, runs=runs, player_game=game, **rest)
+
+
+def _run(data: dict) -> Run:
+    return Run(**{**data, "result": Result(**data["result"]) if data["result"] else None})
 
 
 def _decision(data: dict) -> Decision:

@@ -41,6 +41,9 @@ class StudySettings:
     view: str = "double-dummy"          # or "player": each choice also from the mover's view
     samples: int = 20                   # layouts per decision of the player's view
     seed: int = 0                       # the policies' picks and the player's view's sampling
+    opponent: str = "perfect"           # "player": the other side plays by PIMC (study.pimc)
+    mover: str = "perfect"              # "player": the mover too, where the advice is silent
+    pimc_samples: int = 20              # layouts per PIMC decision
 
     def fingerprint(self) -> str:
         digest = file_digest(self.tactic_file) if self.tactic_file else ""
@@ -49,11 +52,14 @@ class StudySettings:
             key.append([self.limits.nodes, self.limits.seconds])
         if self.view == "player":
             key += ["player", self.samples]
+        if "player" in (self.opponent, self.mover):
+            key += ["pimc", self.opponent, self.mover, self.pimc_samples]
         return json.dumps(key)
 
     @property
     def walk(self) -> WalkSettings:
-        return WalkSettings(self.objective, self.first, self.seed, self.limits)
+        return WalkSettings(self.objective, self.first, self.seed, self.limits, self.opponent, self.mover,
+                            self.pimc_samples, self.tt_megabytes)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from stich.search.session import Session
 from stich.tactics import Tactic, Views
 from stich.tactics.features import describe
 
+from .pimc import GAME_POLICIES, OWN, Pimc
 from .records import POLICIES, DealRecord, Decision, Result, Run
 
 
@@ -49,6 +50,14 @@ class WalkSettings:
     first: bool = False                    # one-off records: only each tactic's first decision
     seed: int = 0                          # the policies' picks
     limits: Limits | None = None           # for the line, each decision and each run
+    opponent: str = "perfect"              # "player": the other side plays by PIMC (study.pimc)
+    mover: str = "perfect"                 # "player": so does the mover where the advice is silent
+    pimc_samples: int = 20                 # layouts per PIMC decision
+    tt_megabytes: int = 64                 # the PIMC layouts' engine
+
+    @property
+    def player_game(self) -> bool:
+        return "player" in (self.opponent, self.mover)
 
 
 class DealWalk:
@@ -66,6 +75,8 @@ class DealWalk:
         self.views = Views(deal)
         self.index = {card: i for i, card in enumerate(self.session.tables.cards)}
         self.text = deal.dump()
+        self.pimc = (Pimc(deal, settings.objective, settings.pimc_samples, settings.seed,
+                          settings.tt_megabytes) if settings.player_game else None)
 
     # --- the record -----------------------------------------------------------------------------
 
@@ -81,9 +92,9 @@ class DealWalk:
         runs = [self._run(t, seat, policy, line, start)
                 for t in self.tactics for seat, start in applied.get(t.name, {}).items()
                 for policy in POLICIES]
+        game = self._player_game(applied, line) if self.pimc else []
         return DealRecord(totals, [self._text(self.session.tables.cards[m & 63]) for m in line], perfect,
-                          decisions, runs, levels,
-                          self.session.engine.nodes)
+                          decisions, runs, levels, self.session.engine.nodes, player_game=game)
 
     # --- the optimal line and its decisions ---------------------------------------------------------
 
@@ -188,14 +199,25 @@ class DealWalk:
 
     # --- a run: the deal played with one seat following the advice ------------------------------------
 
-    def _run(self, tactic: Tactic, seat: int, policy: str, line: list[int], start: int) -> Run:
-        run = Run(tactic.name, seat, policy, None, [], [], [], [])
+    def _player_game(self, applied: dict[str, dict[int, int]], line: list[int]) -> list[Run]:
+        """The runs of the player's game (``study.pimc``), each from the deal's start: per seat
+        advised on the optimal line, one without the advice, then per tactic that advised it
+        one following it and one playing a random card where it applies."""
+        seats = sorted({seat for starts in applied.values() for seat in starts})
+        runs = [self._run(None, seat, OWN, line, 0, True) for seat in seats]
+        return runs + [self._run(t, seat, policy, line, 0, True)
+                       for t in self.tactics for seat in sorted(applied.get(t.name, {}))
+                       for policy in GAME_POLICIES]
+
+    def _run(self, tactic: Tactic | None, seat: int, policy: str, line: list[int], start: int,
+             player: bool = False) -> Run:
+        run = Run(tactic.name if tactic else "", seat, policy, None, [], [], [], [])
         played: list = []
         try:
             for move in line[:start]:
                 played.append(self.session.move_of(move))
                 self.session.push(move)
-            self._guarded(lambda: self._play_out(run, tactic, line[start:], played))
+            self._guarded(lambda: self._play_out(run, tactic, line[start:], played, player))
             run.result = self._result(self.session.position, seat)
         except Stopped:
             self._after_stop()
@@ -205,11 +227,13 @@ class DealWalk:
         run.line = [self._text(m) for m in played]
         return run
 
-    def _play_out(self, run: Run, tactic: Tactic, rest: list[int], played: list) -> None:
-        """Play on from the session's node to the end, appending each move to ``played``."""
+    def _play_out(self, run: Run, tactic: Tactic | None, rest: list[int], played: list,
+                  player: bool = False) -> None:
+        """Play on from the session's node to the end, appending each move to ``played``;
+        ``player``: the player's game (PIMC where the settings ask for it)."""
         session, j = self.session, 0
         while not session.over:
-            card = self._policy_card(run, tactic, played) if session.engine.to_move == run.seat - 1 else None
+            card = self._chosen(run, tactic, played, player)
             if card is not None and (rest[j] & 63) != self.index[card]:
                 move = self._move_for(card)
                 played.append(session.move_of(move))
@@ -219,6 +243,19 @@ class DealWalk:
                 played.append(session.move_of(rest[j]))
                 session.push(rest[j])
                 j += 1
+
+    def _chosen(self, run: Run, tactic: Tactic | None, played: list, player: bool) -> Card | None:
+        """The card the seat to move plays if not by the current perfect line (None: by it)."""
+        seat = self.session.engine.to_move
+        mover = run.seat - 1
+        card = self._policy_card(run, tactic, played) if seat == mover and tactic else None
+        if card is None and player and self.pimc is not None:
+            rules = self.session.root.rules
+            by_view = (self.settings.mover if seat == mover else
+                       self.settings.opponent if rules.side(seat) != rules.side(mover) else "perfect")
+            if by_view == "player":
+                card = self.pimc.card(tuple(played), tuple(_key(m, self.deal.notation) for m in played))
+        return card
 
     def _policy_card(self, run: Run, tactic: Tactic, played: list) -> Card | None:
         """The card the run's seat plays here by its policy, or None where the advice is silent."""
@@ -274,6 +311,12 @@ class DealWalk:
     def _text(self, move) -> str:
         card = move.card if hasattr(move, "card") else move
         return card.text(self.deal.notation)
+
+
+def _key(move, notation) -> str:
+    """A move's text for PIMC's seeds: the card, and the pair shown with it if any."""
+    text = move.card.text(notation)
+    return text if move.pair is None else f"{text}+{move.pair}"
 
 
 def walk_deal(deal: Deal, tactics: list[Tactic], settings: WalkSettings, engine,

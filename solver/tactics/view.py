@@ -8,6 +8,15 @@ on it gives the same advice on every layout the mover cannot tell apart (a prope
 checks this for every built-in tactic).  Asking it for a card the mover cannot see raises
 ``HiddenCardError`` with a sentence that says what to ask instead.
 
+The guard is structural: a ``PlayerView`` is built from a ``Sight``, a plain value that
+carries only what the mover sees (his visible cards, the face-up cards, the course of play,
+the unseen cards and where play allows each to lie), so no attribute path from the view
+reaches the deal, a position, an engine or where an unseen card lies (a test walks every
+attribute).  What Python cannot fence off is out of its scope: a tactic that inspects the
+interpreter's stack frames (``sys._getframe``, ``inspect``) or the garbage collector
+(``gc.get_objects``) can still find the deal the study holds.  A study of a tactic file is
+only as honest as that file.
+
 ``FullView`` is the double-dummy view the old studies used (every card, the deal); only
 tactics registered as seeing everything get it, and their names start with ``double_dummy.``.
 """
@@ -15,9 +24,10 @@ tactics registered as seeing everything get it, and their names start with ``dou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from stich.deals.deal import Deal
+from stich.games.layouts import Region, Slot
 from stich.model.cards import Card
 from stich.model.position import Position
 from stich.model.rules import RuleSet
@@ -108,6 +118,43 @@ class _Reading:
         return set(self.played()) | set(self.trick)
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What the mover sees at a decision, as plain values: the information set without the
+    deal it was read from.  ``seen[s]``/``playable[s]``: the cards (playable cards) of seat
+    ``s`` the mover can see; ``unseen``: every card in play he cannot see; ``regions``: where
+    unseen cards may lie (a hand, a face-down pile card, a stock place; with their start
+    slots, which name places, not cards), ``allowed``: the unseen cards each region may hold
+    by what play revealed, ``classes``: regions with equal ``allowed``."""
+
+    seat: int                                   # 0-based
+    rules: RuleSet
+    legal: tuple[Card, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    history: tuple[Trick, ...]
+    stock_size: int
+    stock_phase: bool
+    unseen: frozenset
+    seen: tuple[tuple[Card, ...], ...]
+    playable: tuple[tuple[Card, ...], ...]
+    regions: tuple[tuple[Region, tuple[Slot, ...]], ...]
+    allowed: tuple[frozenset, ...]
+    classes: tuple[tuple[int, ...], ...]
+
+
+def sight(info: InfoSet, position: Position, legal: tuple[Card, ...]) -> Sight:
+    """The mover's ``Sight``, read off his information set and the position; neither is kept."""
+    pool = frozenset(info.pool)
+    seats = range(position.seats)
+    return Sight(info.seat - 1, position.rules, tuple(legal), tuple(position.trick), position.leader,
+                 tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history),
+                 len(position.stock), position.stock_phase(), pool,
+                 tuple(tuple(c for c in position.held(s) if c not in pool) for s in seats),
+                 tuple(tuple(c for c in position.playable(s) if c not in pool) for s in seats),
+                 info.regions, info.allowed, info.classes)
+
+
 class PlayerView(_Reading):
     """The mover's information at a decision (seats 0-based; ``seat + 1`` is the deal file's).
 
@@ -115,30 +162,24 @@ class PlayerView(_Reading):
     ``seen(seat)``: the cards ``seat`` holds that the mover can see; ``unseen``: every card
     still in play the mover cannot see; ``may_hold(seat)``: what ``seat`` may hold (seen, or
     unseen and not ruled out by play); ``surely_holds(seat)``: what it holds on every layout
-    the mover cannot tell apart."""
+    the mover cannot tell apart.  Built from a ``Sight`` alone: no attribute leads to the
+    deal, a position or where an unseen card lies."""
 
-    def __init__(self, info: InfoSet, position: Position, legal: tuple[Card, ...]):
-        seat = info.seat - 1
-        self.seat = seat
-        self.rules = position.rules
-        self.legal = tuple(legal)
-        self.trick = tuple(position.trick)
-        self.leader = position.leader
-        self.history = tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history)
-        self.stock_size = len(position.stock)
-        pool = frozenset(info.pool)
-        self.unseen = pool
-        self._seen = tuple(tuple(c for c in position.held(s) if c not in pool) for s in range(position.seats))
-        self._playable = tuple(tuple(c for c in position.playable(s) if c not in pool)
-                               for s in range(position.seats))
-        self._stock_phase = position.stock_phase()
-        self._regions = info.regions
-        self._allowed = info.allowed
-        self._info = _CertaintyQuestions(info)
+    def __init__(self, seen: Sight):
+        self.seat = seen.seat
+        self.rules = seen.rules
+        self.legal = seen.legal
+        self.trick = seen.trick
+        self.leader = seen.leader
+        self.history = seen.history
+        self.stock_size = seen.stock_size
+        self.unseen = seen.unseen
+        self._sight = seen
+        self._answers: dict[tuple, bool] = {}
 
     def own(self) -> list[Card]:
         """The mover's cards he can see."""
-        return list(self._seen[self.seat])
+        return list(self._sight.seen[self.seat])
 
     def held(self, seat: int | None = None) -> list[Card]:
         """The cards of a seat the mover can see, for the mover himself only: another seat's
@@ -150,32 +191,40 @@ class PlayerView(_Reading):
 
     def seen(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds that the mover can see (face-up cards, his own hand)."""
-        return list(self._seen[seat])
+        return list(self._sight.seen[seat])
 
     def may_hold(self, seat: int) -> list[Card]:
         """The cards ``seat`` may hold: seen there, or unseen and allowed there by play."""
         regions = self._regions_of(seat)
-        possible = {c for i in regions for c in self._allowed[i]}
+        possible = {c for i in regions for c in self._sight.allowed[i]}
         return self.seen(seat) + sorted(possible)
 
     def surely_holds(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds on every layout the mover cannot tell apart."""
         regions = self._regions_of(seat)
-        possible = sorted({c for i in regions for c in self._allowed[i]})
-        return self.seen(seat) + [c for c in possible if self._info.certain(c, regions)]
+        possible = sorted({c for i in regions for c in self._sight.allowed[i]})
+        return self.seen(seat) + [c for c in possible if self._certain(c, regions)]
 
     def may_beat(self, seat: int, card: Card) -> bool:
         """Might ``seat`` beat ``card`` if it were led now?  Yes when one of its playable cards
         the mover sees beats it and the follow rule lets ``seat`` play it, or when ``seat``
         may hold an unseen card in hand that beats it."""
-        allowed, _ = self.rules.allowed(list(self._playable[seat]), [card], self._stock_phase)
+        allowed, _ = self.rules.allowed(list(self._sight.playable[seat]), [card], self._sight.stock_phase)
         if any(self.beats(c, card) for c in allowed):
             return True
-        hand = [i for i in self._regions_of(seat) if self._regions[i][0].unordered]
-        return any(self.beats(c, card) for i in hand for c in self._allowed[i])
+        hand = [i for i in self._regions_of(seat) if self._sight.regions[i][0].unordered]
+        return any(self.beats(c, card) for i in hand for c in self._sight.allowed[i])
 
     def _regions_of(self, seat: int) -> list[int]:
-        return [i for i, (region, _) in enumerate(self._regions) if region.holder == seat + 1]
+        return [i for i, (region, _) in enumerate(self._sight.regions) if region.holder == seat + 1]
+
+    def _certain(self, card: Card, regions: list[int]) -> bool:
+        """Is the unseen ``card`` in ``regions`` on every consistent layout?  Yes when no
+        layout puts it elsewhere (counted; remembered per question)."""
+        key = (card, tuple(regions))
+        if key not in self._answers:
+            self._answers[key] = _count_elsewhere(self._sight, card, set(regions)) == 0
+        return self._answers[key]
 
     def __getattr__(self, name: str):
         if name in ("deal", "position"):
@@ -185,28 +234,16 @@ class PlayerView(_Reading):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
-class _CertaintyQuestions:
-    """Is an unseen card in some regions on every consistent layout?  Answered by counting
-    the layouts with it elsewhere (none: certain), remembered per question."""
-
-    def __init__(self, info: InfoSet):
-        self._info = info
-        self._answers: dict[tuple, bool] = {}
-
-    def certain(self, card: Card, regions: list[int]) -> bool:
-        key = (card, tuple(regions))
-        if key not in self._answers:
-            self._answers[key] = self._count_elsewhere(card, set(regions)) == 0
-        return self._answers[key]
-
-    def _count_elsewhere(self, card: Card, regions: set[int]) -> int:
-        info = self._info
-        allowed = tuple(a - {card} if i in regions else a for i, a in enumerate(info.allowed))
-        classes: dict[frozenset, list[int]] = {}
-        for i, a in enumerate(allowed):
-            classes.setdefault(a, []).append(i)
-        return count_layouts(replace(info, allowed=allowed,
-                                     classes=tuple(tuple(v) for v in classes.values())))
+def _count_elsewhere(seen: Sight, card: Card, regions: set[int]) -> int:
+    """The layouts of the mover's information with ``card`` outside ``regions``."""
+    allowed = tuple(a - {card} if i in regions else a for i, a in enumerate(seen.allowed))
+    classes: dict[frozenset, list[int]] = {}
+    for i, a in enumerate(allowed):
+        classes.setdefault(a, []).append(i)
+    # counting reads the pool, the regions and their allowed cards only: no deal is needed
+    counted = InfoSet(None, seen.seat + 1, tuple(sorted(seen.unseen)), seen.regions,  # type: ignore[arg-type]
+                      allowed, tuple(tuple(v) for v in classes.values()))
+    return count_layouts(counted)
 
 
 class FullView(_Reading):
@@ -234,7 +271,8 @@ class FullView(_Reading):
 def player_view(deal_here: Deal) -> PlayerView:
     """The view of the seat to move at the position of ``deal_here`` (its ``play``)."""
     position = deal_here.position()
-    return PlayerView(information(deal_here, position.to_move + 1), position, tuple(position.legal_moves()))
+    return PlayerView(sight(information(deal_here, position.to_move + 1), position,
+                            tuple(position.legal_moves())))
 
 
 def full_view(deal_here: Deal) -> FullView:
