@@ -110,3 +110,11 @@ def test_tactic_output_paths_are_checked_before_the_study(tmp_path):
         assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, (option, result.output)
         assert result.stderr.startswith("stich: ") and option in result.stderr, result.stderr
         assert not out.exists(), "the study ran before the output path was checked"
+
+
+def test_an_unknown_tactic_is_one_short_line_with_close_names():
+    result = run("tactic", "elfern.take_honor", "--game", "elfern", "--deals", "1")
+    assert result.exit_code == 2 and len(result.stderr) < 160, result.stderr
+    assert "elfern.take_honour" in result.stderr and "stich tactic --list" in result.stderr
+    far = run("tactic", "x" * 3000, "--game", "elfern", "--deals", "1")
+    assert far.exit_code == 2 and len(far.stderr) < 160, far.stderr
