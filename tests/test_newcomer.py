@@ -110,3 +110,34 @@ def test_tactic_output_paths_are_checked_before_the_study(tmp_path):
         assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, (option, result.output)
         assert result.stderr.startswith("stich: ") and option in result.stderr, result.stderr
         assert not out.exists(), "the study ran before the output path was checked"
+
+
+def test_an_unknown_tactic_is_one_short_line_with_close_names():
+    result = run("tactic", "elfern.take_honor", "--game", "elfern", "--deals", "1")
+    assert result.exit_code == 2 and len(result.stderr) < 160, result.stderr
+    assert "elfern.take_honour" in result.stderr and "stich tactic --list" in result.stderr
+    far = run("tactic", "x" * 3000, "--game", "elfern", "--deals", "1")
+    assert far.exit_code == 2 and len(far.stderr) < 160, far.stderr
+
+
+NAN_FEATURE = '''
+from stich.tactics import tactic
+
+@tactic("first_card")
+def first_card(view):
+    """Play the first legal card."""
+    return view.legal[0]
+
+FEATURES = {"nothing": lambda view: float("nan")}
+TACTICS = {"first_card": first_card}
+'''
+
+
+def test_a_feature_that_is_nan_is_one_group_not_one_per_decision(tmp_path):
+    path = tmp_path / "nan_feature.py"
+    path.write_text(NAN_FEATURE, encoding="utf-8")
+    result = run("tactic", "first_card", "--tactic-file", path, "--game", "scharwenzel", "--deals", "3",
+                 "--seed", "1", "--jobs", "1", "--quiet", "--json", "--by", "nothing")
+    assert result.exit_code == 0, result.output
+    groups = json.loads(result.stdout)["tactics"][0]["by"]["groups"]
+    assert len(groups) == 1 and groups[0]["value"] is None, groups

@@ -6,6 +6,10 @@ A tactic sees what the mover sees (``view.PlayerView``); ``get(name)`` finds a b
 
 from __future__ import annotations
 
+import difflib
+
+from stich.files.userfile import shown
+
 from . import elfern, schafkopf2, scharwenzel  # noqa: F401 - registers the built-in tactics
 from .base import DOUBLE_DUMMY, REGISTRY, Tactic, TacticError, tactic
 from .view import FullView, HiddenCardError, PlayerView, Views
@@ -26,4 +30,6 @@ def get(name: str, extra: dict[str, Tactic] | None = None) -> Tactic:
     if name in REGISTRY:
         return REGISTRY[name]
     known = sorted((extra or {}).keys()) + sorted(REGISTRY)
-    raise TacticError(f"unknown tactic {name!r} (known: {', '.join(known)})")
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise TacticError(f"unknown tactic {shown(name)} ({hint}stich tactic --list shows all {len(known)})")

@@ -7,6 +7,7 @@ add its own in ``FEATURES = {"name": function(view) -> value}``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from stich.files.interrupt import USER_RAISES
@@ -68,7 +69,8 @@ def describe(view, advised, extra: dict[str, Callable] | None = None) -> dict[st
 
 
 def _user_feature(name: str, function: Callable, view) -> object:
-    """A tactic file's feature: a number, a word, true/false or None, else ``TacticError``."""
+    """A tactic file's feature: a number, a word, true/false or None, else ``TacticError``.
+    NaN is None (it applies not): a NaN equals nothing, so each would be a group of its own."""
     try:
         value = function(view)
     except USER_RAISES as exc:          # the user's code; Ctrl-C stops the run
@@ -76,4 +78,6 @@ def _user_feature(name: str, function: Callable, view) -> object:
     if value is not None and not isinstance(value, (str, int, float, bool)):
         raise TacticError(f"feature {name} returned {shown(value)}: give a number, a word, "
                           f"true/false or None")
+    if isinstance(value, float) and math.isnan(value):
+        return None
     return value
