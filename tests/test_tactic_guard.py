@@ -11,6 +11,7 @@ guard's scope (documented in stich.tactics.view)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import textwrap
@@ -68,7 +69,7 @@ def children(obj) -> list[tuple[str, object]]:
 
 def _filled(cell) -> bool:
     try:
-        cell.cell_contents
+        _ = cell.cell_contents     # an empty cell raises
     except ValueError:
         return False
     return True
@@ -77,17 +78,15 @@ def _filled(cell) -> bool:
 def _members(obj) -> list[tuple[str, object]]:
     """The object's properties' values and its bound methods (of its own classes)."""
     out = []
-    if isinstance(obj, (type, types.ModuleType, types.BuiltinFunctionType)) or isinstance(obj, LEAVES):
+    if isinstance(obj, (type, types.ModuleType, types.BuiltinFunctionType, *LEAVES)):
         return out
     for cls in type(obj).__mro__:
         if cls is object or cls.__module__ == "builtins":
             continue
         for name, member in sorted(vars(cls).items()):
             if isinstance(member, property):
-                try:
+                with contextlib.suppress(Exception):      # a property that refuses is no path
                     out.append((f".{name}", getattr(obj, name)))
-                except Exception:          # noqa: BLE001 - a property that refuses is no path
-                    pass
             elif isinstance(member, types.FunctionType) and not name.startswith("__"):
                 out.append((f".{name}", getattr(obj, name)))
     return out
@@ -124,7 +123,7 @@ def test_no_attribute_path_from_the_view_reaches_a_hidden_card(game):
         view = player_view(here)
         walked = reachable(view)
         assert any(p.endswith("._sight") for p in walked) and len(walked) > 50
-        for k, layout in enumerate(sample_layouts(info, 3, n)):
+        for layout in sample_layouts(info, 3, n):
             other = info.fill(layout)
             hidden += other.dump() != here.dump()
             assert reachable(player_view(other)) == walked
