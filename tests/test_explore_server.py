@@ -7,6 +7,7 @@ stops it.  (The page itself is driven in a real browser in test_explore_browser.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -31,6 +32,8 @@ from stich.explore.app import create_app  # noqa: E402
 from stich.explore.pool import WorkerPool  # noqa: E402
 from stich.explore.position import file_line, position_deal, start_text  # noqa: E402
 from stich.explore.session import ExploreSession, Options  # noqa: E402
+from stich.model.cards import format_cards  # noqa: E402
+from stich.view import information  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -109,6 +112,44 @@ def test_the_players_view_hides_what_the_seat_cannot_see(served):
     assert downs and all(d == {"hidden": True} for d in downs)
     assert all("text" in u for u in ups)
     assert answer["view"]["hidden_cards"] == len(downs)
+
+
+@pytest.mark.parametrize("name", ["schafkopf2-ending.toml", "scharwenzel-played.toml", "elfern-played.toml"])
+def test_the_players_view_file_is_what_the_seat_sees_and_suggest_reads_it(served, tmp_path, name):
+    """The deal file of the player's view names no hidden card, and ``stich suggest`` reads
+    it to the same consistent layouts as the page's view."""
+    client, session = served(name)
+    moves = session.line[:4]
+    answer = client.post("/api/position", json={"start": session.start, "moves": moves,
+                                                "view": True}).json()
+    text = answer["file"]
+    deal = position_deal(session.start, moves)
+    seat = deal.position().to_move
+    hidden = information(deal, seat + 1).pool
+    assert hidden
+    seen = text.replace(f'unknown = "{format_cards(hidden, deal.notation)}"', "")
+    assert "unknown = " not in seen                    # the one line that lists the pool
+    tokens = set(re.findall(r'[^\s"\[\],=#]+', seen))
+    assert not tokens & {card.text(deal.notation) for card in hidden}
+    path = tmp_path / "view.toml"
+    path.write_text(text)
+    suggested = cli_json("suggest", str(path), "--jobs", "1")
+    assert suggested["hidden_cards"] == answer["view"]["hidden_cards"]
+    assert f"{suggested['consistent_layouts']:,}" == answer["view"]["consistent_layouts_text"]
+
+
+def test_a_second_players_view_does_not_cancel_the_first(served):
+    """Two tabs: each page cancels its own job when it moves on, not the other tab's."""
+    client, session = served("elfern-deal.toml")
+    first = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "score",
+                                           "samples": 3}).json()
+    second = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "total",
+                                            "samples": 2}).json()
+    assert first["job"] != second["job"]
+    time.sleep(0.2)
+    assert client.get(f"/api/view/{first['job']}").json()["state"] in ("queued", "running", "done")
+    for job in (first, second):
+        client.post(f"/api/view/{job['job']}/cancel")
 
 
 # --- answers as the commands print them -----------------------------------------------------------

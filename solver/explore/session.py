@@ -22,6 +22,7 @@ from stich.deals.deal import Deal
 from stich.report.analysis import analysis_json
 from stich.report.suggest import suggest_json
 from stich.view import EXACT_LIMIT, count_layouts, information
+from stich.view.hidden import read_hidden, write_hidden
 from stich.view.suggest import suggest
 
 from .pool import WorkerPool
@@ -140,6 +141,7 @@ class ExploreSession:
         info = information(deal, seat)
         count = count_layouts(info)
         return {**describe(deal, frozenset(info.pool)),
+                "file": seen_file(info),         # what the seat sees: stich suggest reads it
                 "view": {"seat": seat, "hidden_cards": len(info.pool),
                          "consistent_layouts_text": f"{count:,}", "exact": count <= EXACT_LIMIT}}
 
@@ -163,17 +165,15 @@ class ExploreSession:
         return {"game": deal.game, "seats": [analysis_json(analysis)]}
 
     def start_view(self, start, moves, objective, samples=None, seed=0, exact=False) -> ViewJob:
-        """The player's view of the seat to move: a job (the same one if already asked for);
-        any other view still running is cancelled, as the page shows one at a time."""
+        """The player's view of the seat to move: a job (the same one if already asked for).
+        Other jobs go on: each page cancels its own when it moves on, so a second tab does
+        not stop the first one's view."""
         deal = position_deal(start, moves)
         objective = check_objective(objective)
         samples, seed, exact = check_sampling(samples, seed, exact)
         seat = _seat_to_move(deal)
         key = (deal.dump(), seat, objective, samples, seed, exact)
         with self._lock:                     # requests come in on several threads
-            for other in self._views.values():
-                if other.key != key and other.state in ("queued", "running"):
-                    other.cancel()
             job = self._views.get(key)
             if job is not None and job.state not in ("cancelled", "error"):
                 return job
@@ -209,6 +209,19 @@ class ExploreSession:
             job.cancel()
         self._dd.close()
         self._pv.close()
+
+
+def seen_file(info) -> str:
+    """The hidden-card deal file of what the seat sees.  Its ``unknown`` line (the cards
+    under the ``?``s) is left out where the reader finds them anyway as the rest of the pack,
+    so the file names no card the seat cannot see."""
+    text = write_hidden(info)
+    shorter = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("unknown = "))
+    try:
+        same = sorted(read_hidden(shorter, "view", info.seat).pool) == sorted(info.pool)
+    except Exception:  # noqa: BLE001 - the reader needs the line: keep it
+        same = False
+    return shorter if same else text
 
 
 def _seat_to_move(deal: Deal) -> int:

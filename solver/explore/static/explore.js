@@ -53,6 +53,14 @@ async function api(path, body) {
   return data;
 }
 
+function percent(share) {
+  // a share as `stich suggest` prints it (Python's format ".0%"): the float share * 100,
+  // rounded half to even, so 0.825 is "82%" there and here
+  const value = share * 100, floor = Math.floor(value);
+  const whole = value - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(value);
+  return `${whole}%`;
+}
+
 function showError(message) {
   const box = $("error");
   box.textContent = message;
@@ -187,7 +195,7 @@ async function load() {
     if (position) render();
     else $("table").replaceChildren();          // no position: show none rather than the last one
   }
-  if (token === state.token) fillMoveList(token);
+  if (token === state.token && state.view !== "player") fillMoveList(token);
 }
 
 async function analysisAt(ply) {
@@ -252,7 +260,10 @@ async function runView(token) {
 function cancelJob() {
   const job = state.job;
   state.job = null;
-  if (job && ["queued", "running"].includes(job.state)) api(`/api/view/${job.job}/cancel`, {}).catch(() => {});
+  if (job && ["queued", "running"].includes(job.state)) {   // keepalive: also as the tab closes
+    fetch(`/api/view/${job.job}/cancel`, { method: "POST", keepalive: true,
+      headers: { "Content-Type": "application/json" }, body: "{}" }).catch(() => {});
+  }
 }
 
 async function cancelView() {
@@ -351,7 +362,7 @@ function viewBadge(button, card) {
   if (result.best === card) button.classList.add("best-guess");
   button.dataset.expected = String(view.expected_total);
   return el("span", { class: "value" }, el("span", { text: view.expected_total.toFixed(2) }), el("br"),
-    el("span", { class: "level", text: `best ${Math.round(view.p_best * 100)}%` }));
+    el("span", { class: "level", text: `best ${percent(view.p_best)}` }));
 }
 
 function renderSeat(seat) {
@@ -450,17 +461,20 @@ function renderMoves() {
 }
 
 function moveItem(move, k, players) {
-  const item = el("li", { "data-ply": k + 1, onclick: () => go(k + 1) });
+  const item = el("li", { "data-ply": k + 1, "data-move": move, onclick: () => go(k + 1) });
   if (k % players === 0) {
     item.classList.add("trick-start");
     item.append(el("span", { class: "no", text: `${k / players + 1}.` }));
   }
-  item.append(move);
+  // the player's view shows no card the seat cannot see: not the line's later cards either
+  const blind = state.view === "player" && k >= state.ply;
+  if (blind) delete item.dataset.move;
+  item.append(blind ? "?" : move);
   if (k + 1 === state.ply) item.classList.add("current");
   if (k + 1 > state.ply) item.classList.add("future");
   const analysis = state.analyses.get(analysisKey(k));
   const { card, suit } = splitMove(move);
-  const row = rowFor(analysis, card, suit);
+  const row = state.view === "player" ? null : rowFor(analysis, card, suit);
   if (row) {
     const cost = replayCost(row, analysis), lost = verdict(row, analysis) === "outcome-losing";
     item.dataset.cost = cost;
@@ -491,9 +505,6 @@ function renderView() {
   if (panel.hidden) return;
   const view = p.view || {};
   $("view-what").textContent = view.seat ? `of seat ${view.seat}: ${view.hidden_cards} cards hidden, ${view.consistent_layouts_text} consistent layouts` : "";
-  $("samples").value = state.samples ?? "";
-  $("seed").value = state.seed;
-  $("exact").checked = state.exact;
   const job = state.job, running = job && ["queued", "running"].includes(job.state);
   $("view-cancel").disabled = !running;
   $("view-progress").max = job && job.total ? job.total : 1;
@@ -501,6 +512,14 @@ function renderView() {
   $("view-status").textContent = !job ? "" : running ? `${job.done} of ${job.total ?? "?"} layouts solved`
     : job.state === "done" ? viewSummary(job.result) : job.state;
   renderViewCards(job && job.state === "done" ? job.result : null);
+}
+
+function fillSampling() {
+  // the sampling boxes show the address's choice; they are filled when it changes, never
+  // while a job runs (the user may be typing in them)
+  $("samples").value = state.samples ?? "";
+  $("seed").value = state.seed;
+  $("exact").checked = state.exact;
 }
 
 function viewSummary(result) {
@@ -516,11 +535,11 @@ function renderViewCards(result) {
   if (!result) return;
   for (const c of result.cards) {
     const interval = result.mode === "exact" ? "exact" : c.interval ? `${c.interval[0].toFixed(2)}–${c.interval[1].toFixed(2)}` : "-";
-    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${Math.round(share * 100)}%`).join(", ");
+    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
     el("td", { text: c.card }), el("td", { text: c.expected_total.toFixed(2) }), el("td", { text: interval }),
-    el("td", { text: `${Math.round(c.p_best * 100)}%` }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
+    el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
     el("td", { text: levels })));
   }
 }
@@ -577,9 +596,20 @@ const KEYS = {
   c: copyPosition, Escape: cancelView, "?": () => $("help").showModal(),
 };
 
+function typing(target) {
+  // a box the user types in keeps its keys; a radio button or a checkbox does not
+  if (["SELECT", "TEXTAREA"].includes(target.tagName)) return true;
+  return target.tagName === "INPUT" && !["radio", "checkbox", "button"].includes(target.type);
+}
+
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const dialog = document.querySelector("dialog[open]");
+  if (dialog) {                                     // nothing acts behind an open dialog
+    if (event.key === "Escape") { event.preventDefault(); dialog.close(); }
+    return;
+  }
+  if (typing(event.target)) return;
   const action = KEYS[event.key];
   if (!action) return;
   event.preventDefault();
@@ -596,12 +626,14 @@ function wire() {
   $("copy").onclick = copyPosition;
   $("help-button").onclick = KEYS["?"];
   $("objective").onchange = (e) => setObjective(e.target.value);
-  for (const radio of document.querySelectorAll("input[name=view]")) radio.onchange = (e) => setView(e.target.value);
+  for (const radio of document.querySelectorAll("input[name=view]")) radio.onchange = (e) => { e.target.blur(); setView(e.target.value); };
   $("view-run").onclick = setSampling;
   $("view-cancel").onclick = cancelView;
   document.addEventListener("keydown", onKey);
+  $("exact").onchange = (e) => e.target.blur();
+  window.addEventListener("pagehide", cancelJob);         // a closed tab stops its own job
   window.addEventListener("hashchange", () => {          // an address edited by hand
-    try { if (readAddress()) load(); } catch (error) { showError(`the address: ${error.message}`); }
+    try { if (readAddress()) { fillSampling(); load(); } } catch (error) { showError(`the address: ${error.message}`); }
   });
 }
 
@@ -622,6 +654,7 @@ async function init() {
     showError(error.message);
     return;
   }
+  fillSampling();
   load();
 }
 

@@ -1,0 +1,140 @@
+"""The explorer's page in a real browser: keys, dialogs, the player's view kept blind, two
+tabs, and how shares are rounded.  (The values against the commands are in
+test_explore_browser.py; the screens and the table's geometry in test_explore_screens.py.)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+from explore_browser import ROOT, SETTLE_MS, Page, Server
+from test_explore_browser import EXAMPLES, browser, open_page  # noqa: F401 - fixtures
+
+from stich import load
+from stich.view import information
+
+
+def test_esc_closes_the_help_and_keys_do_not_act_behind_it(open_page):
+    page, _ = open_page("schafkopf2-played.toml")
+    page.settled()
+    ply = page.ply()
+    page.key("?")
+    assert page.page.is_visible("#help")
+    page.key("ArrowLeft")
+    page.key("Home")
+    time.sleep(0.3)
+    assert page.ply() == ply                    # nothing moved behind the dialog
+    page.key("Escape")
+    assert not page.page.is_visible("#help")
+    page.key("ArrowLeft")
+    page.settled(ply - 1)
+
+
+def test_after_a_click_on_the_view_button_the_arrow_undoes(open_page):
+    page, _ = open_page("schafkopf2-played.toml")
+    page.settled()
+    ply = page.ply()
+    page.key("Home")
+    page.settled(0)
+    page.key("End")
+    page.settled(ply)
+    page.page.click("input[name=view][value=player]")
+    page.page.wait_for_selector("#view-cards tbody tr", timeout=120_000)
+    page.settled(ply)
+    page.key("ArrowLeft")
+    page.settled(ply - 1)
+    assert page.page.is_checked("input[name=view][value=player]")
+
+
+def test_the_sampling_boxes_are_not_overwritten_while_a_job_runs(open_page):
+    page, _ = open_page("elfern-deal.toml")
+    page.settled(0)
+    page.key("v")
+    page.page.wait_for_selector("#view-status:has-text('layouts solved')", timeout=SETTLE_MS)
+    page.page.fill("#samples", "37")
+    page.page.fill("#seed", "5")
+    time.sleep(1.0)                             # four polls of the job
+    assert page.page.input_value("#samples") == "37"
+    assert page.page.input_value("#seed") == "5"
+    page.click("#view-cancel")
+    page.page.wait_for_selector("#view-status:text-is('cancelled')")
+
+
+def test_a_second_tabs_players_view_does_not_cancel_the_first(open_page):
+    first, server = open_page("elfern-deal.toml")
+    first.settled(0)
+    first.key("v")
+    first.page.wait_for_selector("#view-status:has-text('layouts solved')", timeout=SETTLE_MS)
+    second = Page(first.page.context.new_page())
+    second.page.goto(first.page.url.replace("objective=score", "objective=total"))
+    second.page.wait_for_selector("#view-status:has-text('queued'), #view-status:has-text('layouts')",
+                                  timeout=SETTLE_MS)
+    time.sleep(1.5)
+    assert "layouts solved" in first.text("#view-status")
+    assert first.page.is_enabled("#view-cancel")
+    for page in (first, second):
+        page.click("#view-cancel")
+
+
+def hidden_texts(deal, seat: int) -> set[str]:
+    return {card.text(deal.notation) for card in information(deal, seat).pool}
+
+
+def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(open_page, tmp_path):
+    """No hidden card in the page's text or its copied file; the copy is a hidden-card deal
+    file that ``stich suggest`` reads; the move list has no double-dummy marks; the visible
+    cells are suggest's, rounded as suggest rounds them."""
+    name = "schafkopf2-played.toml"
+    page, _ = open_page(name)
+    page.settled()
+    page.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.key("Home")
+    page.settled(0)
+    for _ in range(3):
+        page.key("ArrowRight")
+    page.settled(3)
+    page.key("v")
+    page.page.wait_for_selector("#view-cards tbody tr", timeout=120_000)
+    page.settled(3)
+    deal = load(EXAMPLES / name)
+    moves = page.page.eval_on_selector_all("#moves li[data-ply]:not([data-ply='0'])",
+                                           "items => items.map(i => i.dataset.ply)")
+    assert page.page.locator("#moves li[data-cost]").count() == 0 and moves
+    page.click("#copy")
+    copied = page.page.evaluate("navigator.clipboard.readText()")
+    path = tmp_path / "seen.toml"
+    path.write_text(copied)
+    done = subprocess.run([sys.executable, "-m", "stich.cli.main", "suggest", str(path), "--jobs", "1",
+                           "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    expected = json.loads(done.stdout)
+    from stich.explore.position import position_deal, start_text
+    start = start_text(deal)
+    line = [m for m in page.page.eval_on_selector_all(
+        "#moves li[data-ply]:not([data-ply='0'])", "items => items.map(i => i.dataset.move)")][:3]
+    seen = position_deal(start, line)
+    hidden = hidden_texts(seen, seen.position().to_move + 1)
+    assert hidden and len(hidden) == expected["hidden_cards"]
+    page_text = page.page.evaluate("() => document.body.innerText + ' ' + document.body.textContent")
+    tokens = set(re.findall(r"[^\s\"\[\],=#()·:;]+", page_text))
+    assert not tokens & hidden, [(t, page_text[max(page_text.find(t) - 80, 0):page_text.find(t) + 40]) for t in tokens & hidden][:3]
+    without_pool = "\n".join(line for line in copied.splitlines() if not line.startswith("unknown"))
+    assert not set(re.findall(r"[^\s\"\[\],=#]+", without_pool)) & hidden
+    cells = page.page.eval_on_selector_all(
+        "#view-cards tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
+    assert [row[0] for row in cells] == [c["card"] for c in expected["cards"]]
+    assert [row[1] for row in cells] == [f"{c['expected_total']:.2f}" for c in expected["cards"]]
+    assert [row[3] for row in cells] == [f"{c['p_best']:.0%}" for c in expected["cards"]]
+
+
+def test_shares_round_as_stich_suggest_rounds_them(open_page):
+    """Halves round to even as Python's ``.0%`` does (82.5% is 82%, 83.5% is 84%)."""
+    page, _ = open_page("schafkopf2-ending.toml")
+    page.settled()
+    shares = [k / 1000 for k in range(0, 1001)] + [0.825, 0.835, 0.125, 0.005, 0.015, 2 / 3, 1 / 3]
+    shown = page.page.evaluate("shares => shares.map(percent)", shares)
+    assert shown == [f"{share:.0%}" for share in shares]
