@@ -11,14 +11,15 @@ import subprocess
 import sys
 import time
 
-from explore_browser import ROOT, SETTLE_MS, Page, Server
+from explore_browser import ROOT, SETTLE_MS, Page
 from test_explore_browser import EXAMPLES, browser, open_page  # noqa: F401 - fixtures
 
 from stich import load
+from stich.explore.position import position_deal, start_text
 from stich.view import information
 
 
-def test_esc_closes_the_help_and_keys_do_not_act_behind_it(open_page):
+def test_esc_closes_the_help_and_keys_do_not_act_behind_it(open_page):  # noqa: F811 - the fixture
     page, _ = open_page("schafkopf2-played.toml")
     page.settled()
     ply = page.ply()
@@ -34,7 +35,7 @@ def test_esc_closes_the_help_and_keys_do_not_act_behind_it(open_page):
     page.settled(ply - 1)
 
 
-def test_after_a_click_on_the_view_button_the_arrow_undoes(open_page):
+def test_after_a_click_on_the_view_button_the_arrow_undoes(open_page):  # noqa: F811 - the fixture
     page, _ = open_page("schafkopf2-played.toml")
     page.settled()
     ply = page.ply()
@@ -50,7 +51,7 @@ def test_after_a_click_on_the_view_button_the_arrow_undoes(open_page):
     assert page.page.is_checked("input[name=view][value=player]")
 
 
-def test_the_sampling_boxes_are_not_overwritten_while_a_job_runs(open_page):
+def test_the_sampling_boxes_are_not_overwritten_while_a_job_runs(open_page):  # noqa: F811 - the fixture
     page, _ = open_page("elfern-deal.toml")
     page.settled(0)
     page.key("v")
@@ -64,7 +65,7 @@ def test_the_sampling_boxes_are_not_overwritten_while_a_job_runs(open_page):
     page.page.wait_for_selector("#view-status:text-is('cancelled')")
 
 
-def test_a_second_tabs_players_view_does_not_cancel_the_first(open_page):
+def test_a_second_tabs_players_view_does_not_cancel_the_first(open_page):  # noqa: F811 - the fixture
     first, server = open_page("elfern-deal.toml")
     first.settled(0)
     first.key("v")
@@ -84,7 +85,7 @@ def hidden_texts(deal, seat: int) -> set[str]:
     return {card.text(deal.notation) for card in information(deal, seat).pool}
 
 
-def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(open_page, tmp_path):
+def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(open_page, tmp_path):  # noqa: F811 - the fixture
     """No hidden card in the page's text or its copied file; the copy is a hidden-card deal
     file that ``stich suggest`` reads; the move list has no double-dummy marks; the visible
     cells are suggest's, rounded as suggest rounds them."""
@@ -112,7 +113,6 @@ def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(ope
                            "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     expected = json.loads(done.stdout)
-    from stich.explore.position import position_deal, start_text
     start = start_text(deal)
     line = [m for m in page.page.eval_on_selector_all(
         "#moves li[data-ply]:not([data-ply='0'])", "items => items.map(i => i.dataset.move)")][:3]
@@ -131,7 +131,7 @@ def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(ope
     assert [row[3] for row in cells] == [f"{c['p_best']:.0%}" for c in expected["cards"]]
 
 
-def test_shares_round_as_stich_suggest_rounds_them(open_page):
+def test_shares_round_as_stich_suggest_rounds_them(open_page):  # noqa: F811 - the fixture
     """Halves round to even as Python's ``.0%`` does (82.5% is 82%, 83.5% is 84%)."""
     page, _ = open_page("schafkopf2-ending.toml")
     page.settled()
