@@ -11,6 +11,8 @@ const state = {
   start: null, line: [], ply: 0, fileLine: [], name: "",
   objective: "score", view: "dd", samples: null, seed: 0, exact: false,
   position: null, analysis: null, job: null, announce: null,
+  bottom: 1, colours: null, suits: "symbols", peek: false,   // how the table is drawn
+  seatOf: new Map(),     // "move,move,..." -> the seat that played the last of them
   analyses: new Map(),   // "objective|moves" -> the analysis JSON (the server keeps them too)
   token: 0,              // bumped on every navigation: late answers for old positions are dropped
 };
@@ -86,6 +88,9 @@ function readAddress() {
   state.samples = params.get("samples") ? parseInt(params.get("samples"), 10) : null;
   state.seed = params.get("seed") ? parseInt(params.get("seed"), 10) : 0;
   state.exact = params.get("exact") === "1";
+  state.bottom = parseInt(params.get("bottom") ?? "1", 10) || 1;
+  state.colours = ["2", "4"].includes(params.get("colours")) ? params.get("colours") : null;
+  state.suits = params.get("suits") === "letters" ? "letters" : "symbols";
   return true;
 }
 
@@ -96,6 +101,9 @@ function writeAddress() {
   if (state.samples) parts.push(`samples=${state.samples}`);
   if (state.seed) parts.push(`seed=${state.seed}`);
   if (state.exact) parts.push("exact=1");
+  if (state.bottom !== 1) parts.push(`bottom=${state.bottom}`);
+  if (state.colours) parts.push(`colours=${state.colours}`);
+  if (state.suits !== "symbols") parts.push("suits=letters");
   history.replaceState(null, "", `#${parts.join("&")}`);
 }
 
@@ -170,6 +178,7 @@ function go(ply) {
 
 function play(move) {
   if (state.line[state.ply] !== move) state.line = state.line.slice(0, state.ply).concat([move]);
+  state.peek = false;
   go(state.ply + 1);
 }
 
@@ -184,6 +193,7 @@ async function load() {
     position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
     if (token !== state.token) return;
     state.position = position;
+    learnSeats(position);
     render();
     if (position.over) { busy(false); return; }
     if (state.view === "player") await runView(token);
@@ -235,6 +245,14 @@ function bestMove() {
   const row = state.analysis.seats[0].moves[0];
   const option = state.position.announce.find((o) => o.suit === row.announce);
   return option ? `${option.text} ${row.cards[0]}` : row.cards[0];
+}
+
+function learnSeats(p) {
+  // who played each card of the line so far (the move list says it for every card seen)
+  let k = 0;
+  const mark = (seat) => { k += 1; state.seatOf.set(moves(k).join(","), seat); };
+  for (const trick of p.tricks) trick.cards.forEach((_, j) => mark((trick.leader - 1 + j) % p.players + 1));
+  for (const { seat } of p.trick) mark(seat);
 }
 
 // --- the player's view ------------------------------------------------------------------------
@@ -296,7 +314,24 @@ function render() {
   $("to-end").disabled = state.ply >= state.line.length;
   $("best").disabled = p.over;
   $("objective").value = state.objective;
+  renderChoices();
   document.querySelector(`input[name=view][value=${state.view}]`).checked = true;
+}
+
+function renderChoices() {
+  // the seat at the bottom, the colours and the suit signs (German packs: four colours)
+  const p = state.position, select = $("bottom");
+  if (select.options.length !== p.players) {
+    select.replaceChildren(...Array.from({ length: p.players }, (_, i) => el("option", { value: i + 1, text: `seat ${i + 1}` })));
+  }
+  select.value = String(bottomSeat());
+  const colours = state.colours ?? (p.notation === "german" ? "4" : "2");
+  $("colours").value = colours;
+  $("suits").value = state.suits;
+  document.body.dataset.colours = colours;
+  document.body.dataset.notation = p.notation;
+  $("last-trick").disabled = !p.tricks.length;
+  $("last-trick").setAttribute("aria-pressed", state.peek ? "true" : "false");
 }
 
 function totalsText(totals) {
@@ -323,10 +358,39 @@ function renderSummary() {
   }
 }
 
+// German suits drawn by hand (acorns, leaves, hearts, bells): no font has them all
+const GERMAN_SUITS = [
+  '<path d="M2.5 7.2 Q8 0.5 13.5 7.2 Z"/><ellipse cx="8" cy="10.6" rx="3.7" ry="4.6"/><rect x="7.3" y="0.6" width="1.4" height="3"/>',
+  '<path d="M8 0.8 C13.5 4 14.2 10 8 15.2 C1.8 10 2.5 4 8 0.8 Z"/><path d="M8 3 V14" stroke="var(--card)" stroke-width="0.9"/>',
+  '<path d="M8 14.6 C-1.5 7.6 2.6 0.4 8 4.6 C13.4 0.4 17.5 7.6 8 14.6 Z"/>',
+  '<circle cx="8" cy="8.6" r="6"/><rect x="2.4" y="8.1" width="11.2" height="1.3" fill="var(--card)"/><circle cx="8" cy="12" r="1.2" fill="var(--card)"/>',
+];
+const FRENCH_LETTERS = ["C", "S", "H", "D"];
+
+function suitSymbol(suit) {
+  // the suit as the page draws it: a symbol (German ones in SVG) or, if chosen, a letter
+  const p = state.position;
+  if (state.suits === "letters") return document.createTextNode(p.notation === "german" ? "EGRS"[suit] : FRENCH_LETTERS[suit]);
+  if (p.notation !== "german") return document.createTextNode("♣♠♥♦"[suit]);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "suit-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = GERMAN_SUITS[suit];
+  return svg;
+}
+
+function faceOf(card) {
+  // the face: suit symbol and rank; the card's text (its notation) stays in data-card
+  const face = el("span", { class: "face", title: card.text });
+  face.append(suitSymbol(card.suit), card.text.slice(1));
+  return face;
+}
+
 function cardFace(card, extra = "") {
   if (card.hidden) return el("span", { class: `card back ${extra}`, title: "hidden from this seat" });
   return el("span", { class: `card s${card.suit}${card.trump ? " trump" : ""} ${extra}`, "data-card": card.text },
-    el("span", { class: "face", text: card.text }));
+    faceOf(card));
 }
 
 function playableCard(card, seatNo) {
@@ -335,7 +399,7 @@ function playableCard(card, seatNo) {
   if (card.hidden || seatNo !== p.to_move || !p.legal.includes(card.text)) return cardFace(card, "up");
   const button = el("button", { class: `card legal s${card.suit}${card.trump ? " trump" : ""} up`,
     "data-card": card.text, title: `play ${moveFor(card.text)}`, onclick: () => play(moveFor(card.text)) },
-  el("span", { class: "face", text: card.text }));
+  faceOf(card));
   button.append(valueBadge(button, card.text));
   return button;
 }
@@ -391,11 +455,32 @@ function seatLabel(seat) {
   return `Seat ${seat.seat}${partners}${seat.seat === p.to_move ? " · to move" : ""}`;
 }
 
-function seatCell(index, count) {
-  // the cell of a 3 x 3 grid for a seat: seat 1 at the bottom, then clockwise as they sit
-  const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  const x = Math.cos(angle), y = Math.sin(angle);
-  return [y < -0.3 ? 1 : y > 0.3 ? 3 : 2, x < -0.3 ? 1 : x > 0.3 ? 3 : 2];
+// Where each seat sits: places clockwise from the bottom (the seat the table is turned to),
+// as [grid row, grid column] of a 4-row, 3-column table: row 4 holds the bottom seat (alone
+// up to five seats, between its neighbours with more), and the trick lies in rows 2-3 of
+// the middle column, each card in the cell facing its player.
+const PLACES = {
+  2: [[4, "1 / -1"], [1, "1 / -1"]],
+  3: [[4, "1 / -1"], [1, 1], [1, 3]],
+  4: [[4, "1 / -1"], ["2 / 4", 1], [1, 2], ["2 / 4", 3]],
+  5: [[4, "1 / -1"], ["2 / 4", 1], [1, 1], [1, 3], ["2 / 4", 3]],
+  6: [[4, 2], [4, 1], ["2 / 4", 1], [1, 2], ["2 / 4", 3], [4, 3]],
+  7: [[4, 2], [4, 1], ["2 / 4", 1], [1, 1], [1, 3], ["2 / 4", 3], [4, 3]],
+  8: [[4, 2], [4, 1], ["2 / 4", 1], [1, 1], [1, 2], [1, 3], ["2 / 4", 3], [4, 3]],
+};
+
+function bottomSeat() {
+  const n = state.position.players;
+  return state.bottom >= 1 && state.bottom <= n ? state.bottom : 1;
+}
+
+function placeOf(seatNo) {
+  // the seat's place on the table and the cell of the trick in front of it
+  const n = state.position.players, places = PLACES[n] ?? PLACES[8];
+  const [row, column] = places[(seatNo - bottomSeat() + n) % n % places.length];
+  const spotRow = row === 4 ? 3 : row === "2 / 4" ? 2 : row;
+  const spotColumn = column === "1 / -1" ? 2 : column;
+  return { cell: [row, column], spot: [spotRow, spotColumn] };
 }
 
 function placed(node, [row, column]) {
@@ -408,15 +493,34 @@ function renderTable() {
   const p = state.position, table = $("table");
   table.replaceChildren();
   table.dataset.players = p.players;
-  p.seats.forEach((seat, i) => table.append(placed(renderSeat(seat), seatCell(i, p.players))));
-  const centre = placed(el("div", { class: "centre" }), [2, 2]);
-  for (const { seat, card } of p.trick) {
-    const spot = el("div", { class: "played" }, cardFace(card), el("span", { class: "who", text: `seat ${seat}` }));
-    centre.append(placed(spot, seatCell(seat - 1, p.players)));
+  table.dataset.bottom = bottomSeat();
+  p.seats.forEach((seat) => table.append(placed(renderSeat(seat), placeOf(seat.seat).cell)));
+  table.append(placed(renderTrick(), ["2 / 4", 2]));
+  if (p.layout === "stock") table.append(placed(renderStock(p.stock), ["2 / 4", 1]));
+}
+
+function lastTrick() {
+  // the last trick taken, each card with its seat (the leader's first, then clockwise)
+  const p = state.position, trick = p.tricks[p.tricks.length - 1];
+  if (!trick) return null;
+  return { winner: trick.winner, cards: trick.cards.map((card, k) => ({ seat: (trick.leader - 1 + k) % p.players + 1, card })) };
+}
+
+function renderTrick() {
+  // the trick in progress, each card in front of its player; with none (or on request),
+  // the last trick taken, faded, and who won it
+  const p = state.position, centre = el("div", { class: "centre" });
+  const last = lastTrick();
+  const peek = last && (state.peek || !p.trick.length);
+  const cards = peek ? last.cards : p.trick;
+  centre.classList.toggle("last", Boolean(peek));
+  for (const { seat, card } of cards) {
+    const spot = el("div", { class: "played", "data-seat": seat }, cardFace(card), el("span", { class: "who", text: `seat ${seat}` }));
+    centre.append(placed(spot, placeOf(seat).spot));
   }
-  if (!p.trick.length) centre.append(placed(el("div", { class: "trick-note", text: p.over ? "the deal is over" : "" }), [2, 2]));
-  table.append(centre);
-  if (p.layout === "stock") table.append(placed(renderStock(p.stock), [2, 1]));
+  const note = p.over && !peek ? "the deal is over" : peek ? `last trick: seat ${last.winner} won it` : "";
+  if (note) centre.append(placed(el("div", { class: "trick-note", text: note }), [2, 2]));
+  return centre;
 }
 
 function renderStock(stock) {
@@ -469,6 +573,8 @@ function moveItem(move, k, players) {
   // the player's view shows no card the seat cannot see: not the line's later cards either
   const blind = state.view === "player" && k >= state.ply;
   if (blind) delete item.dataset.move;
+  const seat = state.seatOf.get(state.line.slice(0, k + 1).join(","));
+  if (seat) item.append(el("span", { class: "by", text: `${seat}`, title: `seat ${seat}` }));
   item.append(blind ? "?" : move);
   if (k + 1 === state.ply) item.classList.add("current");
   if (k + 1 > state.ply) item.classList.add("future");
@@ -568,6 +674,21 @@ async function copyPosition() {
   }
 }
 
+function setDrawing(key, value) {
+  // a choice of how the table is drawn: no new position, no search
+  state[key] = value;
+  writeAddress();
+  render();
+}
+
+function togglePeek() { setDrawing("peek", !state.peek); }
+
+function turnTable() {
+  // the next seat to the bottom (t), as a player walks round the table
+  const n = state.position ? state.position.players : 1;
+  setDrawing("bottom", bottomSeat() % n + 1);
+}
+
 function setView(view) { state.view = view; writeAddress(); load(); }
 function setObjective(objective) { state.objective = objective; writeAddress(); load(); }
 
@@ -593,7 +714,7 @@ const KEYS = {
   f: () => { state.line = state.fileLine.slice(); go(state.line.length); },
   v: () => setView(state.view === "dd" ? "player" : "dd"),
   o: () => setObjective(state.objective === "score" ? "total" : "score"),
-  c: copyPosition, Escape: cancelView, "?": () => $("help").showModal(),
+  c: copyPosition, Escape: cancelView, l: togglePeek, t: turnTable, "?": () => $("help").showModal(),
 };
 
 function typing(target) {
@@ -628,6 +749,10 @@ function wire() {
   $("objective").onchange = (e) => setObjective(e.target.value);
   for (const radio of document.querySelectorAll("input[name=view]")) radio.onchange = (e) => { e.target.blur(); setView(e.target.value); };
   $("view-run").onclick = setSampling;
+  $("bottom").onchange = (e) => { e.target.blur(); setDrawing("bottom", parseInt(e.target.value, 10)); };
+  $("colours").onchange = (e) => { e.target.blur(); setDrawing("colours", e.target.value); };
+  $("suits").onchange = (e) => { e.target.blur(); setDrawing("suits", e.target.value); };
+  $("last-trick").onclick = togglePeek;
   $("view-cancel").onclick = cancelView;
   document.addEventListener("keydown", onKey);
   $("exact").onchange = (e) => e.target.blur();
