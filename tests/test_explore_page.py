@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from explore_browser import ROOT, SETTLE_MS, Page
+from explore_browser import ROOT, SETTLE_MS, Page, Server
 from test_explore_browser import EXAMPLES, browser, open_page  # noqa: F401 - fixtures
 
 from stich import load
@@ -138,3 +138,68 @@ def test_shares_round_as_stich_suggest_rounds_them(open_page):  # noqa: F811 - t
     shares = [k / 1000 for k in range(0, 1001)] + [0.825, 0.835, 0.125, 0.005, 0.015, 2 / 3, 1 / 3]
     shown = page.page.evaluate("shares => shares.map(percent)", shares)
     assert shown == [f"{share:.0%}" for share in shares]
+
+
+def paths(page: Page) -> list[str]:
+    return page.page.eval_on_selector_all("#moves li[data-path]", "items => items.map(i => i.dataset.path)")
+
+
+def test_variations_are_kept_and_survive_back_forward_a_reload_and_another_server(open_page, tmp_path):  # noqa: F811
+    """Another card at an earlier ply starts a variation beside the old line; a comment;
+    Back and Forward move through positions; the tree comes back after a reload and from a
+    server started on another port; promote and delete; the copied file keeps the tree in
+    comment lines that stich replay skips."""
+    name = "scharwenzel-played.toml"
+    page, server = open_page(name)
+    page.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.settled()
+    old = page.page.eval_on_selector_all("#moves li[data-ply][data-move]", "items => items.map(i => i.dataset.move)")
+    page.click('#moves li[data-ply="4"]')
+    page.settled(4)
+    other = next(c for c in page.page.eval_on_selector_all(".table .card.legal", "cs => cs.map(c => c.dataset.card)")
+                 if c != old[4])
+    page.click(f'.table .card.legal[data-card="{other}"]')
+    page.settled(5)
+    old_path, new_path = ",".join(old), ",".join(old[:4] + [other])
+    assert old_path in paths(page) and new_path in paths(page)
+    assert page.page.locator("#moves li[data-ply]").count() == 6          # start and the new line's 5
+    page.page.fill("#comment", "a try")
+    assert "a try" in page.text("#moves")
+    page.page.go_back()
+    page.settled(4)
+    page.page.go_forward()
+    page.settled(5)
+    page.page.reload()
+    page.settled(5)
+    assert old_path in paths(page) and new_path in paths(page) and "a try" in page.text("#moves")
+    fragment = page.page.url.split("#", 1)[1]
+    again = Server(EXAMPLES / name)
+    try:
+        assert again.url != server.url
+        moved = Page(page.page.context.new_page())
+        moved.page.goto(f"{again.url}#{fragment}")
+        moved.settled(5)
+        assert paths(moved) == paths(page) and "a try" in moved.text("#moves")
+        moved.page.close()
+    finally:
+        assert again.stop() == 130
+    page.click("#copy")
+    copied = page.page.evaluate("navigator.clipboard.readText()")
+    assert f"# line 1: {' '.join(old)}" in copied and f"# line 2: {' '.join(old[:4] + [other])}" in copied
+    assert "a try" in copied
+    path = tmp_path / "tree.toml"
+    path.write_text(copied)
+    done = subprocess.run([sys.executable, "-m", "stich.cli.main", "replay", str(path), "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [s["card"] for s in json.loads(done.stdout)["steps"]] == old[:4] + [other]
+    old_fifth = ",".join(old[:5])
+    assert paths(page).index(old_fifth) < paths(page).index(new_path)
+    page.click("#promote")                     # the new line becomes the main one
+    assert paths(page).index(new_path) < paths(page).index(old_fifth)
+    page.click(f'#moves li[data-path="{old_fifth}"]')
+    page.settled(5)
+    page.click("#delete")
+    page.settled(4)
+    assert not any(p.startswith(",".join(old[:5])) for p in paths(page))
+    assert new_path in paths(page)

@@ -8,7 +8,7 @@
 "use strict";
 
 const state = {
-  start: null, line: [], ply: 0, fileLine: [], name: "",
+  start: null, line: [], ply: 0, fileLine: [], name: "", tree: newTree(),
   objective: "score", view: "dd", samples: null, seed: 0, exact: false,
   position: null, analysis: null, job: null, announce: null,
   bottom: 1, colours: null, suits: "symbols", peek: false,   // how the table is drawn
@@ -88,13 +88,16 @@ function readAddress() {
   state.samples = params.get("samples") ? parseInt(params.get("samples"), 10) : null;
   state.seed = params.get("seed") ? parseInt(params.get("seed"), 10) : 0;
   state.exact = params.get("exact") === "1";
+  state.tree = params.get("tree") ? unpackTree(JSON.parse(fromBase64Url(params.get("tree")))) : newTree();
+  addLine(state.tree, state.line);
   state.bottom = parseInt(params.get("bottom") ?? "1", 10) || 1;
   state.colours = ["2", "4"].includes(params.get("colours")) ? params.get("colours") : null;
   state.suits = params.get("suits") === "letters" ? "letters" : "symbols";
   return true;
 }
 
-function writeAddress() {
+function writeAddress(push = false) {
+  // push: a new position, so the browser's Back and Forward move through positions
   const parts = [`start=${toBase64Url(state.start)}`,
     `line=${state.line.map(encodeURIComponent).join(",")}`, `ply=${state.ply}`,
     `objective=${state.objective}`, `view=${state.view}`];
@@ -104,7 +107,13 @@ function writeAddress() {
   if (state.bottom !== 1) parts.push(`bottom=${state.bottom}`);
   if (state.colours) parts.push(`colours=${state.colours}`);
   if (state.suits !== "symbols") parts.push("suits=letters");
-  history.replaceState(null, "", `#${parts.join("&")}`);
+  if (treeLines(state.tree).length > 1 || treeComments(state.tree).length) {
+    parts.push(`tree=${toBase64Url(JSON.stringify(packTree(state.tree)))}`);
+  }
+  const address = `#${parts.join("&")}`;
+  if (address === location.hash) return;
+  if (push) history.pushState(null, "", address);
+  else history.replaceState(null, "", address);
 }
 
 // --- moves and their values -------------------------------------------------------------------
@@ -172,14 +181,41 @@ function moveFor(card) {
 function go(ply) {
   state.ply = Math.min(Math.max(ply, 0), state.line.length);
   state.announce = null;
-  writeAddress();
+  writeAddress(true);
   load();
 }
 
+function goLine(path) {
+  // to the position after ``path``, on the line that goes on from there along the main moves
+  const node = nodeAt(state.tree, path);
+  state.line = path.concat(node ? mainContinuation(node) : []);
+  go(path.length);
+}
+
 function play(move) {
-  if (state.line[state.ply] !== move) state.line = state.line.slice(0, state.ply).concat([move]);
+  // a card played: on along the line, or into a variation (the old line is kept)
   state.peek = false;
-  go(state.ply + 1);
+  if (state.line[state.ply] === move) { go(state.ply + 1); return; }
+  addLine(state.tree, state.line.slice(0, state.ply).concat([move]));
+  goLine(state.line.slice(0, state.ply).concat([move]));
+}
+
+function promote() { promoteLine(state.tree, state.line); writeAddress(); renderMoves(); }
+
+function deleteHere() {
+  // the card shown and everything after it go; the page goes one card back
+  if (state.ply === 0) return;
+  const path = state.line.slice(0, state.ply);
+  deleteFrom(state.tree, path);
+  goLine(path.slice(0, -1));
+}
+
+function setComment(text) {
+  const node = state.ply ? nodeAt(state.tree, state.line.slice(0, state.ply)) : null;
+  if (!node) return;
+  if (text.trim()) node.c = text.slice(0, 2000); else delete node.c;
+  writeAddress();
+  renderMoves();
 }
 
 async function load() {
@@ -558,27 +594,60 @@ function renderAnnounceChoice() {
 }
 
 function renderMoves() {
+  // the tree: the main line, each variation in brackets after the move it replaces; the
+  // moves of the line shown carry their ply (data-ply), the others only their path
   const list = $("moves"), p = state.position;
   if (!p) return;
   list.replaceChildren(el("li", { class: state.ply === 0 ? "current" : "", "data-ply": 0, onclick: () => go(0), text: "start" }));
-  state.line.forEach((move, k) => list.append(moveItem(move, k, p.players)));
+  renderBranch(list, state.tree, [], p.players);
+  const node = state.ply ? nodeAt(state.tree, state.line.slice(0, state.ply)) : null;
+  const box = $("comment");
+  if (document.activeElement !== box) box.value = node && node.c ? node.c : "";
+  box.disabled = !node;
+  $("promote").disabled = !state.line.length;
+  $("delete").disabled = !node;
 }
 
-function moveItem(move, k, players) {
-  const item = el("li", { "data-ply": k + 1, "data-move": move, onclick: () => go(k + 1) });
-  if (k % players === 0) {
+function renderBranch(list, node, path, players) {
+  // node's main continuation, with the other continuations of each move as variations
+  while (node.k.length) {
+    const [main, ...others] = node.k;
+    list.append(moveItem(main, path.concat([main.m]), players));
+    for (const other of others) {
+      list.append(el("li", { class: "paren", text: "(" }));
+      list.append(moveItem(other, path.concat([other.m]), players, true));
+      renderBranch(list, other, path.concat([other.m]), players);
+      list.append(el("li", { class: "paren", text: ")" }));
+    }
+    node = main;
+    path = path.concat([main.m]);
+  }
+}
+
+function onLine(path) {
+  // whether ``path`` is a beginning of the line shown
+  return path.length <= state.line.length && path.every((m, i) => state.line[i] === m);
+}
+
+function moveItem(node, path, players, first = false) {
+  const k = path.length - 1, move = node.m, here = onLine(path);
+  const item = el("li", { "data-move": move, "data-path": path.join(","), onclick: () => goLine(path) });
+  if (here) item.dataset.ply = k + 1;
+  else item.classList.add("variation");
+  if (k % players === 0 || first) {
     item.classList.add("trick-start");
-    item.append(el("span", { class: "no", text: `${k / players + 1}.` }));
+    item.append(el("span", { class: "no", text: `${Math.floor(k / players) + 1}.${k % players ? "…" : ""}` }));
   }
   // the player's view shows no card the seat cannot see: not the line's later cards either
-  const blind = state.view === "player" && k >= state.ply;
+  const blind = state.view === "player" && !(here && k < state.ply);
   if (blind) delete item.dataset.move;
-  const seat = state.seatOf.get(state.line.slice(0, k + 1).join(","));
+  const seat = state.seatOf.get(path.join(","));
   if (seat) item.append(el("span", { class: "by", text: `${seat}`, title: `seat ${seat}` }));
   item.append(blind ? "?" : move);
-  if (k + 1 === state.ply) item.classList.add("current");
-  if (k + 1 > state.ply) item.classList.add("future");
-  const analysis = state.analyses.get(analysisKey(k));
+  if (here && k + 1 === state.ply) item.classList.add("current");
+  if (here && k + 1 > state.ply) item.classList.add("future");
+  if (node.c && !blind) item.append(el("span", { class: "comment", text: ` ${node.c}` }));
+  const analysis = state.analyses.get(`${state.objective}|${path.slice(0, -1).join(",")}`);
   const { card, suit } = splitMove(move);
   const row = state.view === "player" ? null : rowFor(analysis, card, suit);
   if (row) {
@@ -662,8 +731,19 @@ async function playBest() {
   if (move) play(move);
 }
 
+function variationLines() {
+  // the tree's other lines and the comments, as comment lines a deal reader skips
+  const lines = treeLines(state.tree), comments = treeComments(state.tree);
+  if (lines.length < 2 && !comments.length) return "";
+  const out = ["", "# stich explore: the variations from the start (the first is the main line)"];
+  lines.forEach((line, i) => out.push(`# line ${i + 1}: ${line.join(" ")}`));
+  for (const [path, text] of comments) out.push(`# comment on ${path.join(" ")}: ${text.replace(/\s+/g, " ")}`);
+  return out.join("\n") + "\n";
+}
+
 async function copyPosition() {
-  const text = state.position ? state.position.file : "";
+  const blind = state.view === "player";     // the player's view copies only what the seat sees
+  const text = state.position ? state.position.file + (blind ? "" : variationLines()) : "";
   try {
     await navigator.clipboard.writeText(text);
     $("copied").hidden = false;
@@ -711,7 +791,7 @@ const KEYS = {
   ArrowLeft: () => go(state.ply - 1), ArrowRight: () => go(state.ply + 1),
   Home: () => go(0), End: () => go(state.line.length), b: playBest, " ": playBest,
   PageUp: () => go(trickStart(state.ply - 1)), PageDown: () => go(trickStart(state.ply) + state.position.players),
-  f: () => { state.line = state.fileLine.slice(); go(state.line.length); },
+  f: () => { addLine(state.tree, state.fileLine); state.line = state.fileLine.slice(); go(state.line.length); },
   v: () => setView(state.view === "dd" ? "player" : "dd"),
   o: () => setObjective(state.objective === "score" ? "total" : "score"),
   c: copyPosition, Escape: cancelView, l: togglePeek, t: turnTable, "?": () => $("help").showModal(),
@@ -757,7 +837,10 @@ function wire() {
   document.addEventListener("keydown", onKey);
   $("exact").onchange = (e) => e.target.blur();
   window.addEventListener("pagehide", cancelJob);         // a closed tab stops its own job
-  window.addEventListener("hashchange", () => {          // an address edited by hand
+  $("promote").onclick = promote;
+  $("delete").onclick = deleteHere;
+  $("comment").oninput = (e) => setComment(e.target.value);
+  window.addEventListener("popstate", () => {            // Back, Forward, an address edited by hand
     try { if (readAddress()) { fillSampling(); load(); } } catch (error) { showError(`the address: ${error.message}`); }
   });
 }
@@ -773,6 +856,7 @@ async function init() {
     } else {
       Object.assign(state, { start: session.start, line: session.line.slice(), ply: session.ply,
         objective: session.objective, samples: session.samples, seed: session.seed });
+      addLine(state.tree, state.line);
       writeAddress();
     }
   } catch (error) {
