@@ -203,3 +203,138 @@ def test_variations_are_kept_and_survive_back_forward_a_reload_and_another_serve
     page.settled(4)
     assert not any(p.startswith(",".join(old[:5])) for p in paths(page))
     assert new_path in paths(page)
+
+
+def test_the_evaluation_over_the_play_is_stich_replays(open_page):  # noqa: F811
+    """The graph's point after each card is the double-dummy totals stich replay gives
+    before the next card; its red points are replay's mistakes; a click goes there; the
+    column says the same; the player's view hides it."""
+    name = "scharwenzel-played.toml"
+    page, _ = open_page(name)
+    page.settled()
+    steps = json.loads(subprocess.run(
+        [sys.executable, "-m", "stich.cli.main", "replay", str(EXAMPLES / name), "--json"], cwd=ROOT,
+        capture_output=True, text=True, timeout=300, check=True).stdout)["steps"]
+    page.move_list_filled(len(steps))
+    points = {int(p["ply"]): p for p in page.page.eval_on_selector_all(
+        "#eval-graph circle", "cs => cs.map(c => ({ply: c.dataset.ply, totals: c.dataset.totals, "
+                              "mistake: c.classList.contains('mistake')}))")}
+    assert set(range(len(steps))) <= set(points)
+    for k, step in enumerate(steps):
+        assert points[k]["totals"] == f"{step['before'][0]}–{step['before'][1]}", k
+        if k + 1 in points:
+            assert points[k + 1]["mistake"] == step["mistake"], k
+    assert any(step["mistake"] for step in steps) or not any(p["mistake"] for p in points.values())
+    rows = page.page.eval_on_selector_all("#eval-table tbody tr", "rs => rs.map(r => r.cells[2].textContent)")
+    assert rows[:len(steps)] == [f"{s['before'][0]}–{s['before'][1]}" for s in steps]
+    page.page.click('#eval-graph circle[data-ply="3"]')
+    page.settled(3)
+    page.key("v")
+    page.settled(3)
+    assert page.page.is_hidden("#eval-panel")
+
+
+def test_any_deal_from_the_page_and_links_that_last(open_page, tmp_path):  # noqa: F811
+    """Paste a deal file (a bad one gets stich solve's one line), deal at random as stich deal
+    with --where, the whole-deal table as stich table prints it, a Share link that a server
+    started with --open on another file and port opens at the same position."""
+    from test_explore_browser import check_values, deal_after, file_moves
+
+    page, server = open_page("scharwenzel-ending.toml")
+    page.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.settled()
+    page.page.click("#deal-details summary")
+    card17 = EXAMPLES / "schafkopf2-card17.toml"
+    page.page.fill("#paste", card17.read_text())
+    page.click("#paste-open")
+    line = file_moves(card17)
+    page.settled(len(line))
+    check_values(page, deal_after(card17, line), None)
+    page.click("#whole-table")
+    page.page.wait_for_selector("#table-text:not([hidden])", timeout=120_000)
+    printed = subprocess.run([sys.executable, "-m", "stich.cli.main", "table", str(card17)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+    assert page.page.text_content("#table-text").strip() == printed.stdout.strip()
+    page.page.fill("#paste", card17.read_text().replace("schafkopf2", "schafkopf3"))
+    page.click("#paste-open")
+    page.page.wait_for_selector("#error:not([hidden])")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(card17.read_text().replace("schafkopf2", "schafkopf3"))
+    solved = subprocess.run([sys.executable, "-m", "stich.cli.main", "solve", str(bad)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert solved.returncode == 2
+    assert page.text("#error") == solved.stderr.strip().replace("stich: ", "", 1).replace(str(bad), "the pasted deal")
+    where = "seat 1 holds at least 4 trumps"
+    page.page.select_option("#random-game", "scharwenzel")
+    page.page.select_option("#random-players", "6")
+    page.page.fill("#random-seed", "3")
+    page.page.fill("#random-where", where)
+    page.click("#random-deal")
+    page.settled(0)
+    page.page.wait_for_function("() => document.getElementById('table').dataset.players === '6'")
+    dealt = json.loads(subprocess.run(
+        [sys.executable, "-m", "stich.cli.main", "deal", "--game", "scharwenzel", "--seed", "3", "--players", "6",
+         "--where", where, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout)
+    page.click("#copy")
+    assert page.page.evaluate("navigator.clipboard.readText()") == load_text(dealt[0]["deal"])
+    page.page.click(".table .card.legal >> nth=0")
+    page.settled(1)
+    page.click("#share")
+    link = page.page.evaluate("navigator.clipboard.readText()")
+    assert link == page.page.url and "#start=" in link
+    other = Server(EXAMPLES / "elfern-deal.toml", "--open", link)
+    try:
+        assert other.url.split("#")[0] != server.url and other.url.endswith(link.split("#", 1)[1])
+        moved = Page(page.page.context.new_page())
+        moved.page.goto(other.url)
+        moved.settled(1)
+        assert moved.page.eval_on_selector("#table", "t => t.dataset.players") == "6"
+        assert paths(moved) == paths(page)
+        moved.page.close()
+    finally:
+        assert other.stop() == 130
+
+
+def load_text(text: str) -> str:
+    from stich import loads
+    return loads(text).dump()
+
+
+def colour_under(row: dict, best: dict, objective: str) -> list[str]:
+    """The colour of a card as the legend says: under score, not optimal loses the outcome;
+    under total, an outcome other than the best card's; else a loss of the total."""
+    if objective == "score":
+        lost = not row["optimal"]
+    else:
+        lost = (row["outcome"] or {}).get("level") != (best["outcome"] or {}).get("level") or \
+            (row["outcome"] or {}).get("winner") != (best["outcome"] or {}).get("winner")
+    return ["outcome-losing" if lost else "losing" if row["loss"] else "optimal"]
+
+
+def test_whole_deals_of_4_6_and_8_hands_show_stich_analyze_under_both_objectives(open_page):  # noqa: F811
+    """The visible value and the colour of every legal card, and the totals line, against
+    ``stich analyze --json`` for a whole 32-card deal of 4, 6 and 8 hands, score and total."""
+    from test_explore_browser import shown_value, stich
+
+    from stich.report.common import totals_text
+
+    for name in ("scharwenzel-deal.toml", "scharwenzel-6.toml", "scharwenzel-8.toml"):
+        page, _ = open_page(name)
+        page.settled(0)
+        deal = load(EXAMPLES / name)
+        assert sum(len(h) for h in deal.hands.values()) == 32
+        for objective in ("score", "total"):
+            if objective == "total":
+                page.key("o")
+                page.settled(0)
+                assert "objective=total" in page.page.url
+            expected = stich("analyze", "--objective", objective, deal=deal)["seats"][0]
+            assert page.text("#dd-totals") == totals_text(deal, tuple(expected["totals"]))
+            best = expected["moves"][0]
+            rows = {card: row for row in expected["moves"] for card in row["cards"]}
+            shown = page.legal_cards()
+            assert set(shown) == set(rows)
+            for card, row in rows.items():
+                assert shown[card]["value"] == shown_value(row, deal), (name, objective, card)
+                assert shown[card]["colour"] == colour_under(row, best, objective), (name, objective, card)
+        page.page.close()

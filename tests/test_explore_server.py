@@ -414,3 +414,43 @@ def test_it_listens_on_127_0_0_1_only_and_ctrl_c_stops_it_cleanly():
     assert stopped < 10
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url, timeout=5)
+
+
+# --- any deal from the page -------------------------------------------------------------------------
+
+def test_a_pasted_deal_opens_and_a_bad_one_gets_the_solvers_one_line_error(served, tmp_path):
+    client, _ = served("scharwenzel-ending.toml")
+    text = (EXAMPLES / "schafkopf2-played.toml").read_text()
+    answer = client.post("/api/deal/paste", json={"text": text}).json()
+    deal = load(EXAMPLES / "schafkopf2-played.toml")
+    assert answer["start"] == start_text(deal) and answer["line"] == file_line(deal)
+    moved = client.post("/api/position", json={"start": answer["start"], "moves": answer["line"]}).json()
+    assert moved["file"] == deal.dump()
+    bad = text.replace('game = "schafkopf2"', 'game = "schafkopf3"')
+    path = tmp_path / "bad.toml"
+    path.write_text(bad)
+    solved = CliRunner().invoke(main, ["solve", str(path)])
+    assert solved.exit_code == 2
+    refused = client.post("/api/deal/paste", json={"text": bad})
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert "\n" not in error and error.split(": ", 1)[1] in solved.stderr.replace(str(path), "the pasted deal")
+
+
+def test_a_random_deal_is_stich_deals_with_its_constraints(served):
+    client, _ = served("scharwenzel-ending.toml")
+    where = ["seat 1 holds at least 4 trumps"]
+    answer = client.post("/api/deal/random", json={"game": "scharwenzel", "seed": 3, "players": 6,
+                                                   "where": where}).json()
+    printed = cli_json("deal", "--game", "scharwenzel", "--seed", "3", "--players", "6", "--where", where[0])
+    assert answer["start"] == start_text(loads(printed[0]["deal"]))
+    bad = client.post("/api/deal/random", json={"game": "scharwenzel", "where": ["seat 9 holds a pony"]})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("--where: ")
+
+
+def test_the_whole_deal_table_is_stich_tables(served):
+    client, session = served("schafkopf2-card17.toml")
+    answer = client.post("/api/deal/table", json={"start": session.start}).json()
+    assert answer["table"] == cli_json("table", str(EXAMPLES / "schafkopf2-card17.toml"))
+    again = client.post("/api/deal/table", json={"start": session.start}).json()
+    assert again == answer

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from stich.analysis.analyze import analyze
 from stich.deals.deal import Deal
+from stich.games import GAMES
 from stich.report.analysis import analysis_json
 from stich.report.suggest import suggest_json
 from stich.view import EXACT_LIMIT, count_layouts, information
@@ -129,7 +130,8 @@ class ExploreSession:
         o = self.options
         return {"name": self.name, "start": self.start, "line": self.line, "ply": len(self.line),
                 "objective": o.objective, "samples": o.samples, "seed": o.seed,
-                "exact_limit": EXACT_LIMIT, "solves": self.solves}
+                "exact_limit": EXACT_LIMIT, "solves": self.solves,
+                "games": {name: list(game.seat_counts) for name, game in GAMES.items()}}
 
     def position(self, start, moves, view: bool = False) -> dict:
         """The table of a position; ``view``: as the seat to move sees it, with its layout
@@ -197,6 +199,10 @@ class ExploreSession:
                          objective=objective, jobs=self.options.jobs,
                          tt_megabytes=self.options.tt_megabytes, progress=job.progress)
         return suggest_json(result)
+
+    def search(self, fn, *args) -> Future:
+        """Run ``fn(*args)`` on the search thread (the newest request first)."""
+        return self._dd.submit(fn, *args)
 
     def job(self, job_id: str) -> ViewJob:
         if job_id not in self._jobs:

@@ -80,7 +80,9 @@ function busy(on) {
 function readAddress() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (!params.has("start")) return false;
-  state.start = fromBase64Url(params.get("start"));
+  const start = fromBase64Url(params.get("start"));
+  if (start !== state.start) { state.analyses = new Map(); state.seatOf = new Map(); }   // another deal
+  state.start = start;
   state.line = params.get("line") ? params.get("line").split(",").map(decodeURIComponent) : [];
   state.ply = Math.min(Math.max(parseInt(params.get("ply") ?? state.line.length, 10) || 0, 0), state.line.length);
   state.objective = params.get("objective") === "total" ? "total" : "score";
@@ -600,12 +602,72 @@ function renderMoves() {
   if (!p) return;
   list.replaceChildren(el("li", { class: state.ply === 0 ? "current" : "", "data-ply": 0, onclick: () => go(0), text: "start" }));
   renderBranch(list, state.tree, [], p.players);
+  renderEval();
   const node = state.ply ? nodeAt(state.tree, state.line.slice(0, state.ply)) : null;
   const box = $("comment");
   if (document.activeElement !== box) box.value = node && node.c ? node.c : "";
   box.disabled = !node;
   $("promote").disabled = !state.line.length;
   $("delete").disabled = !node;
+}
+
+// --- the evaluation over the play --------------------------------------------------------------
+
+function evalPoints() {
+  // the double-dummy totals at each ply of the line shown (where solved), and whether the
+  // card that led there was a mistake as stich replay counts it
+  const points = [];
+  for (let k = 0; k <= state.line.length; k++) {
+    const analysis = state.analyses.get(analysisKey(k));
+    if (!analysis) continue;
+    let mistake = false;
+    if (k > 0) {
+      const before = state.analyses.get(analysisKey(k - 1));
+      const { card, suit } = splitMove(state.line[k - 1]);
+      const row = rowFor(before, card, suit);
+      mistake = Boolean(row && (replayCost(row, before) > 0 || verdict(row, before) === "outcome-losing"));
+    }
+    points.push({ ply: k, totals: analysis.seats[0].totals, mistake });
+  }
+  return points;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+function renderEval() {
+  // a graph (SVG by hand) and a column of the first side's double-dummy total after each
+  // ply; a mistake is a red point; a click goes there.  Hidden in the player's view.
+  const panel = $("eval-panel"), p = state.position;
+  panel.hidden = state.view === "player" || !p;
+  if (panel.hidden) return;
+  const points = evalPoints(), graph = $("eval-graph"), body = $("eval-table").querySelector("tbody");
+  graph.replaceChildren();
+  body.replaceChildren();
+  const n = Math.max(state.line.length, 1), W = 600, H = 120, pad = 10;
+  const values = points.flatMap((q) => q.totals);
+  const low = Math.min(0, ...values), high = Math.max(1, ...values);
+  const x = (ply) => pad + ((W - 2 * pad) * ply) / n, y = (v) => H - pad - ((H - 2 * pad) * (v - low)) / (high - low || 1);
+  graph.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  graph.append(svg("line", { x1: x(state.ply), x2: x(state.ply), y1: 0, y2: H, class: "now" }));
+  graph.append(svg("polyline", { points: points.map((q) => `${x(q.ply)},${y(q.totals[0])}`).join(" "), class: "trace" }));
+  for (const q of points) {
+    const dot = svg("circle", { cx: x(q.ply), cy: y(q.totals[0]), r: q.mistake ? 5 : 3.5, class: q.mistake ? "mistake" : "",
+      "data-ply": q.ply, "data-totals": q.totals.join("–") });
+    const title = svg("title");
+    title.textContent = `after ${q.ply} cards: ${totalsText(q.totals)}${q.mistake ? " (after a mistake)" : ""}`;
+    dot.append(title);
+    dot.addEventListener("click", () => go(q.ply));
+    graph.append(dot);
+    const seat = q.ply ? state.seatOf.get(state.line.slice(0, q.ply).join(",")) : null;
+    body.append(el("tr", { "data-ply": q.ply, class: `${q.mistake ? "mistake" : ""}${q.ply === state.ply ? " current" : ""}`,
+      onclick: () => go(q.ply) },
+    el("td", { text: q.ply }), el("td", { text: q.ply ? `${seat ? `${seat}·` : ""}${state.line[q.ply - 1]}` : "start" }),
+    el("td", { text: `${q.totals[0]}–${q.totals[1]}` }), el("td", { text: q.mistake ? "mistake" : "" })));
+  }
 }
 
 function renderBranch(list, node, path, players) {
@@ -769,6 +831,69 @@ function turnTable() {
   setDrawing("bottom", bottomSeat() % n + 1);
 }
 
+// --- another deal ------------------------------------------------------------------------------
+
+function openDeal(answer) {
+  // a new start from the server (pasted or dealt): its file's play is the line
+  Object.assign(state, { start: answer.start, line: answer.line.slice(), ply: answer.line.length,
+    fileLine: answer.line.slice(), tree: newTree(), seatOf: new Map(), analyses: new Map() });
+  addLine(state.tree, state.line);
+  state.name = answer.title;
+  $("table-text").hidden = true;
+  go(state.ply);
+}
+
+async function pasteOpen() {
+  // a link of any stich explore (its fragment), or a deal file the server checks
+  const text = $("paste").value.trim();
+  showError("");
+  const hash = text.indexOf("#start=");
+  if (hash >= 0) {
+    history.pushState(null, "", text.slice(hash));
+    try { readAddress(); state.fileLine = []; fillSampling(); load(); } catch (error) { showError(`the link: ${error.message}`); }
+    return;
+  }
+  try { openDeal(await api("/api/deal/paste", { text })); } catch (error) { showError(error.message); }
+}
+
+async function randomDeal() {
+  showError("");
+  const where = $("random-where").value.split("\n").map((w) => w.trim()).filter(Boolean);
+  try {
+    openDeal(await api("/api/deal/random", { game: $("random-game").value, players: parseInt($("random-players").value, 10),
+      seed: parseInt($("random-seed").value, 10) || 0, where }));
+  } catch (error) { showError(error.message); }
+}
+
+function fillGames(games) {
+  const select = $("random-game");
+  select.replaceChildren(...Object.keys(games).map((name) => el("option", { value: name, text: name })));
+  const players = () => $("random-players").replaceChildren(
+    ...games[select.value].map((n) => el("option", { value: n, text: n })));
+  select.onchange = players;
+  players();
+}
+
+async function wholeTable() {
+  // stich table of the deal as dealt (every trump and leader: it may take a while)
+  $("table-status").textContent = "solving…";
+  try {
+    const answer = await api("/api/deal/table", { start: state.start });
+    $("table-text").textContent = answer.text;
+    $("table-text").hidden = false;
+    $("table-status").textContent = "";
+  } catch (error) { $("table-status").textContent = error.message; }
+}
+
+async function share() {
+  // the whole position is in the address's fragment: any stich explore opens it at /
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("copied").hidden = false;
+    setTimeout(() => { $("copied").hidden = true; }, 1500);
+  } catch (error) { showError(`could not copy the link (${error.message}): it is the page's address`); }
+}
+
 function setView(view) { state.view = view; writeAddress(); load(); }
 function setObjective(objective) { state.objective = objective; writeAddress(); load(); }
 
@@ -794,7 +919,7 @@ const KEYS = {
   f: () => { addLine(state.tree, state.fileLine); state.line = state.fileLine.slice(); go(state.line.length); },
   v: () => setView(state.view === "dd" ? "player" : "dd"),
   o: () => setObjective(state.objective === "score" ? "total" : "score"),
-  c: copyPosition, Escape: cancelView, l: togglePeek, t: turnTable, "?": () => $("help").showModal(),
+  c: copyPosition, s: share, Escape: cancelView, l: togglePeek, t: turnTable, "?": () => $("help").showModal(),
 };
 
 function typing(target) {
@@ -838,6 +963,10 @@ function wire() {
   $("exact").onchange = (e) => e.target.blur();
   window.addEventListener("pagehide", cancelJob);         // a closed tab stops its own job
   $("promote").onclick = promote;
+  $("share").onclick = share;
+  $("paste-open").onclick = pasteOpen;
+  $("random-deal").onclick = randomDeal;
+  $("whole-table").onclick = wholeTable;
   $("delete").onclick = deleteHere;
   $("comment").oninput = (e) => setComment(e.target.value);
   window.addEventListener("popstate", () => {            // Back, Forward, an address edited by hand
@@ -851,6 +980,7 @@ async function init() {
     const session = await api("/api/session");
     state.name = session.name;
     state.fileLine = session.line;
+    fillGames(session.games);
     if (readAddress()) {
       if (state.start !== session.start) state.fileLine = [];   // a link to another deal
     } else {
