@@ -338,3 +338,38 @@ def test_whole_deals_of_4_6_and_8_hands_show_stich_analyze_under_both_objectives
                 assert shown[card]["value"] == shown_value(row, deal), (name, objective, card)
                 assert shown[card]["colour"] == colour_under(row, best, objective), (name, objective, card)
         page.page.close()
+
+
+def test_training_hides_the_values_until_a_card_is_picked_then_shows_its_cost(open_page):  # noqa: F811
+    """Training: no value, colour or total before the pick; after it, the card's cost as
+    stich replay counts it, and the points each side gave away so far."""
+    from test_explore_browser import deal_after, file_moves
+
+    name = "scharwenzel-played.toml"
+    path = EXAMPLES / name
+    page, _ = open_page(name)
+    page.settled()
+    line = file_moves(path)
+    page.click('#moves li[data-ply="4"]')
+    page.settled(4)
+    page.page.check("#training-on")
+    assert "training=1" in page.page.url
+    shown = page.legal_cards()
+    assert shown and all(v["value"] == "?" and v["colour"] == [] for v in shown.values())
+    assert not any(ch.isdigit() for ch in page.text("#dd-totals"))
+    assert page.page.locator("#moves li[data-ply][data-cost]").count() <= 4
+    card = list(shown)[-1]
+    page.click(f'.table .card.legal[data-card="{card}"]')
+    page.settled(5)
+    page.page.wait_for_function("() => document.getElementById('training-score').dataset.missing === '0'",
+                                timeout=120_000)
+    steps = json.loads(subprocess.run(
+        [sys.executable, "-m", "stich.cli.main", "replay", "-", "--json"], cwd=ROOT, capture_output=True,
+        text=True, timeout=300, check=True, input=deal_after(path, line[:4] + [card]).dump()).stdout)["steps"]
+    cost = steps[-1]["cost"]
+    assert (f"cost {cost}" if cost else "no cost") in page.text("#training-last")
+    deal = load(path)
+    given = [0, 0]
+    for step in steps:
+        given[deal.rule_set.side(step["seat"] - 1)] += step["cost"]
+    assert page.page.eval_on_selector("#training-score", "s => s.dataset.given") == f"{given[0]},{given[1]}"

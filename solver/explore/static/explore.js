@@ -12,6 +12,7 @@ const state = {
   objective: "score", view: "dd", samples: null, seed: 0, exact: false,
   position: null, analysis: null, job: null, announce: null,
   bottom: 1, colours: null, suits: "symbols", peek: false,   // how the table is drawn
+  training: false,       // values hidden until a card is picked
   seatOf: new Map(),     // "move,move,..." -> the seat that played the last of them
   analyses: new Map(),   // "objective|moves" -> the analysis JSON (the server keeps them too)
   token: 0,              // bumped on every navigation: late answers for old positions are dropped
@@ -95,6 +96,7 @@ function readAddress() {
   state.bottom = parseInt(params.get("bottom") ?? "1", 10) || 1;
   state.colours = ["2", "4"].includes(params.get("colours")) ? params.get("colours") : null;
   state.suits = params.get("suits") === "letters" ? "letters" : "symbols";
+  state.training = params.get("training") === "1";
   return true;
 }
 
@@ -109,6 +111,7 @@ function writeAddress(push = false) {
   if (state.bottom !== 1) parts.push(`bottom=${state.bottom}`);
   if (state.colours) parts.push(`colours=${state.colours}`);
   if (state.suits !== "symbols") parts.push("suits=letters");
+  if (state.training) parts.push("training=1");
   if (treeLines(state.tree).length > 1 || treeComments(state.tree).length) {
     parts.push(`tree=${toBase64Url(JSON.stringify(packTree(state.tree)))}`);
   }
@@ -350,7 +353,8 @@ function render() {
   $("to-start").disabled = state.ply === 0;
   $("redo").disabled = state.ply >= state.line.length;
   $("to-end").disabled = state.ply >= state.line.length;
-  $("best").disabled = p.over;
+  $("best").disabled = p.over || state.training;
+  $("training-on").checked = state.training;
   $("objective").value = state.objective;
   renderChoices();
   document.querySelector(`input[name=view][value=${state.view}]`).checked = true;
@@ -387,6 +391,10 @@ function renderSummary() {
   } else if (state.view === "player") {
     label.textContent = `Player's view of seat ${p.to_move}:`;
     totals.textContent = "double-dummy values hidden";
+    outcome.textContent = "";
+  } else if (state.training) {
+    label.textContent = "Training:";
+    totals.textContent = "pick the card you would play";
     outcome.textContent = "";
   } else {
     const seat = state.analysis && state.analysis.seats[0];
@@ -444,6 +452,7 @@ function playableCard(card, seatNo) {
 
 function valueBadge(button, card) {
   if (state.view === "player") return viewBadge(button, card);
+  if (state.training) return el("span", { class: "value pending", text: "?", title: "training: pick a card, then see its cost" });
   const announce = selectedAnnouncement();
   if (!state.analysis) return el("span", { class: "value pending", text: "…" });
   const row = rowFor(state.analysis, card, announce ? announce.suit : null);
@@ -603,6 +612,7 @@ function renderMoves() {
   list.replaceChildren(el("li", { class: state.ply === 0 ? "current" : "", "data-ply": 0, onclick: () => go(0), text: "start" }));
   renderBranch(list, state.tree, [], p.players);
   renderEval();
+  renderTraining();
   const node = state.ply ? nodeAt(state.tree, state.line.slice(0, state.ply)) : null;
   const box = $("comment");
   if (document.activeElement !== box) box.value = node && node.c ? node.c : "";
@@ -638,11 +648,45 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
+// --- training ----------------------------------------------------------------------------------
+
+function renderTraining() {
+  // the card just picked and its cost, and the points given away by each side so far on the
+  // line shown (as stich replay counts a card's cost), once the cards' values are solved
+  const box = $("training");
+  box.hidden = !state.training || state.view === "player" || !state.position;
+  if (box.hidden) return;
+  const given = [0, 0];
+  let last = "", missing = 0;
+  for (let k = 0; k < state.ply; k++) {
+    const analysis = state.analyses.get(analysisKey(k));
+    const { card, suit } = splitMove(state.line[k]);
+    const row = rowFor(analysis, card, suit);
+    if (!row) { missing++; continue; }
+    const cost = replayCost(row, analysis), seat = analysis.seats[0].seat;
+    given[state.position.seats[seat - 1].side] += cost;
+    if (k === state.ply - 1) {
+      const best = analysis.seats[0].moves[0];
+      last = `${state.line[k]} by seat ${seat}: ${cost ? `cost ${cost}` : "no cost"}` +
+        `${verdict(row, analysis) === "outcome-losing" ? ", gave away the outcome" : ""}` +
+        ` (best ${best.cards.join(" or ")}: ${best.totals[0]}–${best.totals[1]}; yours ${valueText(row)}).`;
+    }
+  }
+  const sides = state.position.sides;
+  $("training-last").textContent = last;
+  $("training-score").textContent = `Given away so far: ${sides[0]} ${given[0]}, ${sides[1]} ${given[1]}` +
+    (missing ? ` (${missing} card${missing > 1 ? "s" : ""} still being solved)` : "");
+  $("training-score").dataset.given = given.join(",");
+  $("training-score").dataset.missing = missing;
+}
+
+function setTraining(on) { state.training = on; writeAddress(); render(); }
+
 function renderEval() {
   // a graph (SVG by hand) and a column of the first side's double-dummy total after each
   // ply; a mistake is a red point; a click goes there.  Hidden in the player's view.
   const panel = $("eval-panel"), p = state.position;
-  panel.hidden = state.view === "player" || !p;
+  panel.hidden = state.view === "player" || state.training || !p;
   if (panel.hidden) return;
   const points = evalPoints(), graph = $("eval-graph"), body = $("eval-table").querySelector("tbody");
   graph.replaceChildren();
@@ -711,7 +755,9 @@ function moveItem(node, path, players, first = false) {
   if (node.c && !blind) item.append(el("span", { class: "comment", text: ` ${node.c}` }));
   const analysis = state.analyses.get(`${state.objective}|${path.slice(0, -1).join(",")}`);
   const { card, suit } = splitMove(move);
-  const row = state.view === "player" ? null : rowFor(analysis, card, suit);
+  // no marks in the player's view; in training, only on the cards already picked
+  const hide = state.view === "player" || (state.training && !(here && k < state.ply));
+  const row = hide ? null : rowFor(analysis, card, suit);
   if (row) {
     const cost = replayCost(row, analysis), lost = verdict(row, analysis) === "outcome-losing";
     item.dataset.cost = cost;
@@ -785,7 +831,7 @@ function renderViewCards(result) {
 
 async function playBest() {
   const p = state.position;
-  if (!p || p.over) return;
+  if (!p || p.over || state.training) return;
   if (state.view === "dd" && !state.analysis) {
     try { state.analysis = await analysisAt(state.ply); } catch (error) { showError(error.message); return; }
   }
@@ -963,6 +1009,7 @@ function wire() {
   $("exact").onchange = (e) => e.target.blur();
   window.addEventListener("pagehide", cancelJob);         // a closed tab stops its own job
   $("promote").onclick = promote;
+  $("training-on").onchange = (e) => { e.target.blur(); setTraining(e.target.checked); };
   $("share").onclick = share;
   $("paste-open").onclick = pasteOpen;
   $("random-deal").onclick = randomDeal;
