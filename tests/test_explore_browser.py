@@ -260,7 +260,7 @@ def screenshot(page: Page, name: str):
     folder = os.environ.get("STICH_EXPLORE_SCREENSHOTS")
     if folder:
         game = name.split("-")[0]
-        page.page.locator("body").screenshot(path=str(Path(folder) / f"explore-{game}.png"))
+        page.page.locator("body").screenshot(path=str(Path(folder) / f"explore-{game}-line.png"))
 
 
 def test_a_long_players_view_shows_progress_and_can_be_cancelled(open_page):

@@ -19,8 +19,8 @@ from explore_browser import ROOT, Page, Server
 from test_explore_browser import EXAMPLES, browser  # noqa: F401 - the fixture
 
 WIDTHS = (360, 390, 1360)
-GAMES = ["scharwenzel-played.toml", "scharwenzel-6.toml", "scharwenzel-8.toml", "schafkopf2-played.toml",
-         "elfern-played.toml"]
+GAMES = ["scharwenzel-played.toml", "scharwenzel-6.toml", "scharwenzel-8.toml", "schafkopf2-mariage.toml",
+         "elfern-played.toml", "officers_skat-played.toml"]
 
 
 @pytest.fixture
@@ -204,6 +204,7 @@ def test_dark_theme_suit_signs_and_colours(browser, served):  # noqa: F811
 def screenshot(page: Page, name: str, width: int) -> None:
     folder = os.environ.get("STICH_EXPLORE_SCREENSHOTS")
     if folder and width in (390, 1360):
-        game = name.split(".")[0].replace("-played", "")
+        page.move_list_filled(page.ply())          # the evaluation over the play drawn
+        game = name.split(".")[0].replace("-played", "").replace("-mariage", "")
         suffix = "-phone" if width == 390 else ""
         page.page.screenshot(path=str(Path(folder) / f"explore-{game}{suffix}.png"), full_page=True)
