@@ -35,8 +35,11 @@ def explore_command(deal_file: str, port: int, no_browser: bool, samples: int | 
     it; each legal card shows its final totals and its loss against the best card (as
     stich analyze), coloured optimal, losing or losing the outcome.  Undo, redo, go to
     any ply, step through the file's play, play the best card; switch to the player's
-    view of the seat to move (as stich suggest, with progress and cancel).  The address
-    holds the deal and the play so far; a button copies the position as a deal file.
+    view of the seat to move (as stich suggest, with progress and cancel).  Another card
+    at an earlier ply starts a variation; a graph shows the totals over the play; a
+    training mode hides the values until a card is picked.  Paste a deal file or deal one
+    at random on the page.  The address holds the deal, the variations and the options:
+    any stich explore opens it (--open LINK); a button copies the position as a deal file.
     Press ? on the page for the keys.  Ctrl-C stops the server.
 
     \b
