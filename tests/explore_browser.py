@@ -106,14 +106,14 @@ class Page:
         """The move list: what each played card cost and whether it is marked a mistake, by
         the ply after it."""
         return {int(item["ply"]): (int(item["cost"]), item["mistake"] == "yes")
-                for item in self.page.eval_on_selector_all("#moves li[data-cost]", """
+                for item in self.page.eval_on_selector_all("#moves li[data-ply][data-cost]", """
                     items => items.map(i => ({ply: i.dataset.ply, cost: i.dataset.cost,
                                               mistake: i.dataset.mistake}))""")}
 
     def move_list_filled(self, moves: int) -> None:
         """Wait until the move list shows the cost of ``moves`` cards (solved one by one)."""
         # a function, not an expression: the page's Content-Security-Policy forbids eval
-        self.page.wait_for_function("n => document.querySelectorAll('#moves li[data-cost]').length >= n",
+        self.page.wait_for_function("n => document.querySelectorAll('#moves li[data-ply][data-cost]').length >= n",
                                     arg=moves, timeout=SETTLE_MS)
 
     def hidden_cards(self) -> int:

@@ -7,6 +7,7 @@ stops it.  (The page itself is driven in a real browser in test_explore_browser.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -33,6 +34,8 @@ from stich.explore.app import create_app  # noqa: E402
 from stich.explore.pool import WorkerPool  # noqa: E402
 from stich.explore.position import file_line, position_deal, start_text  # noqa: E402
 from stich.explore.session import ExploreSession, Options  # noqa: E402
+from stich.model.cards import format_cards  # noqa: E402
+from stich.view import information  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -111,6 +114,44 @@ def test_the_players_view_hides_what_the_seat_cannot_see(served):
     assert downs and all(d == {"hidden": True} for d in downs)
     assert all("text" in u for u in ups)
     assert answer["view"]["hidden_cards"] == len(downs)
+
+
+@pytest.mark.parametrize("name", ["schafkopf2-ending.toml", "scharwenzel-played.toml", "elfern-played.toml"])
+def test_the_players_view_file_is_what_the_seat_sees_and_suggest_reads_it(served, tmp_path, name):
+    """The deal file of the player's view names no hidden card, and ``stich suggest`` reads
+    it to the same consistent layouts as the page's view."""
+    client, session = served(name)
+    moves = session.line[:4]
+    answer = client.post("/api/position", json={"start": session.start, "moves": moves,
+                                                "view": True}).json()
+    text = answer["file"]
+    deal = position_deal(session.start, moves)
+    seat = deal.position().to_move
+    hidden = information(deal, seat + 1).pool
+    assert hidden
+    seen = text.replace(f'unknown = "{format_cards(hidden, deal.notation)}"', "")
+    assert "unknown = " not in seen                    # the one line that lists the pool
+    tokens = set(re.findall(r'[^\s"\[\],=#]+', seen))
+    assert not tokens & {card.text(deal.notation) for card in hidden}
+    path = tmp_path / "view.toml"
+    path.write_text(text)
+    suggested = cli_json("suggest", str(path), "--jobs", "1")
+    assert suggested["hidden_cards"] == answer["view"]["hidden_cards"]
+    assert f"{suggested['consistent_layouts']:,}" == answer["view"]["consistent_layouts_text"]
+
+
+def test_a_second_players_view_does_not_cancel_the_first(served):
+    """Two tabs: each page cancels its own job when it moves on, not the other tab's."""
+    client, session = served("elfern-deal.toml")
+    first = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "score",
+                                           "samples": 3}).json()
+    second = client.post("/api/view", json={"start": session.start, "moves": [], "objective": "total",
+                                            "samples": 2}).json()
+    assert first["job"] != second["job"]
+    time.sleep(0.2)
+    assert client.get(f"/api/view/{first['job']}").json()["state"] in ("queued", "running", "done")
+    for job in (first, second):
+        client.post(f"/api/view/{job['job']}/cancel")
 
 
 # --- answers as the commands print them -----------------------------------------------------------
@@ -295,10 +336,13 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(served):
     page = client.get("/")
     assert page.status_code == 200 and "explore.js" in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    for name in ("explore.js", "explore.css"):
+    names = sorted(p.name for p in (ROOT / "solver" / "explore" / "static").iterdir() if p.suffix in (".js", ".css"))
+    assert "explore.js" in names and "explore.css" in names
+    for name in names:
         assert client.get(f"/static/{name}").status_code == 200
-    for text in (page.text, client.get("/static/explore.js").text, client.get("/static/explore.css").text):
-        assert "://" not in text              # nothing from the network: every address is this server's
+    svg = "http://www.w3.org/2000/svg"       # the SVG namespace: a name, never fetched
+    for text in (page.text, *(client.get(f"/static/{name}").text for name in names)):
+        assert "://" not in text.replace(svg, ""), "nothing from the network: every address is this server's"
 
 
 # --- the command ------------------------------------------------------------------------------------
@@ -513,3 +557,53 @@ def test_ctrl_c_with_a_request_in_flight_is_one_line_and_quick():
 def _ignore_errors(call) -> None:
     with contextlib.suppress(OSError):
         call()
+
+
+# --- any deal from the page -------------------------------------------------------------------------
+
+def test_a_pasted_deal_opens_and_a_bad_one_gets_the_solvers_one_line_error(served, tmp_path):
+    client, _ = served("scharwenzel-ending.toml")
+    text = (EXAMPLES / "schafkopf2-played.toml").read_text()
+    answer = client.post("/api/deal/paste", json={"text": text}).json()
+    deal = load(EXAMPLES / "schafkopf2-played.toml")
+    assert answer["start"] == start_text(deal) and answer["line"] == file_line(deal)
+    moved = client.post("/api/position", json={"start": answer["start"], "moves": answer["line"]}).json()
+    assert moved["file"] == deal.dump()
+    bad = text.replace('game = "schafkopf2"', 'game = "schafkopf3"')
+    path = tmp_path / "bad.toml"
+    path.write_text(bad)
+    solved = CliRunner().invoke(main, ["solve", str(path)])
+    assert solved.exit_code == 2
+    refused = client.post("/api/deal/paste", json={"text": bad})
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert "\n" not in error and error.split(": ", 1)[1] in solved.stderr.replace(str(path), "the pasted deal")
+
+
+def test_a_pasted_deal_may_name_no_file_as_its_game(served):
+    """As for a link: a pasted deal names a game the server knows, never a path it would open."""
+    client, _ = served("scharwenzel-ending.toml")
+    text = (EXAMPLES / "schafkopf2-played.toml").read_text().replace('game = "schafkopf2"', 'game = "/etc/passwd"')
+    refused = client.post("/api/deal/paste", json={"text": text})
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert "is not one of the games this server was started with" in error and "root" not in error
+
+
+def test_a_random_deal_is_stich_deals_with_its_constraints(served):
+    client, _ = served("scharwenzel-ending.toml")
+    where = ["seat 1 holds at least 4 trumps"]
+    answer = client.post("/api/deal/random", json={"game": "scharwenzel", "seed": 3, "players": 6,
+                                                   "where": where}).json()
+    printed = cli_json("deal", "--game", "scharwenzel", "--seed", "3", "--players", "6", "--where", where[0])
+    assert answer["start"] == start_text(loads(printed[0]["deal"]))
+    bad = client.post("/api/deal/random", json={"game": "scharwenzel", "where": ["seat 9 holds a pony"]})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("--where: ")
+
+
+def test_the_whole_deal_table_is_stich_tables(served):
+    client, session = served("schafkopf2-card17.toml")
+    answer = client.post("/api/deal/table", json={"start": session.start}).json()
+    assert answer["table"] == cli_json("table", str(EXAMPLES / "schafkopf2-card17.toml"))
+    again = client.post("/api/deal/table", json={"start": session.start}).json()
+    assert again == answer

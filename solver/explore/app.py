@@ -10,10 +10,12 @@ page; anything else gets 403.  Searches run in worker threads (``session``), nev
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
 import sys
+from concurrent.futures import Future
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -24,7 +26,8 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .position import RequestError
+from .deals import pasted_deal, random_deal, whole_table
+from .position import RequestError, read_start
 from .session import ExploreSession, UnknownJob
 
 STATIC = Path(__file__).parent / "static"
@@ -163,8 +166,37 @@ def routes(session: ExploreSession) -> list:
     return [Route("/", page), Route("/api/session", about),
             Route("/api/position", position, methods=post), Route("/api/analysis", analysis, methods=post),
             Route("/api/view", view, methods=post), Route("/api/view/{job}", view_job),
-            Route("/api/view/{job}/cancel", cancel, methods=post),
+            Route("/api/view/{job}/cancel", cancel, methods=post), *deal_routes(session),
             Mount("/static", StaticFiles(directory=STATIC), name="static")]
+
+
+def deal_routes(session: ExploreSession) -> list:
+    """Any deal from the page (``deals``): a pasted file, a random deal, the whole-deal
+    table; each table is computed once per session, on the search thread."""
+    tables: dict[str, Future] = {}
+
+    @api
+    async def paste(request: Request):
+        return await run_in_threadpool(pasted_deal, (await body(request)).get("text"), session.games)
+
+    @api
+    async def random(request: Request):
+        return await run_in_threadpool(random_deal, await body(request))
+
+    @api
+    async def table(request: Request):
+        start = (await body(request)).get("start")
+        read_start(start)                                   # a bad start: its error, no search
+        future = tables.get(start)
+        if future is None or (future.done() and future.exception() is not None):
+            while len(tables) >= 64:
+                tables.pop(next(iter(tables)))
+            future = tables[start] = session.search(whole_table, start, session.options.tt_megabytes)
+        return await asyncio.shield(asyncio.wrap_future(future))
+
+    post = ["POST"]
+    return [Route("/api/deal/paste", paste, methods=post), Route("/api/deal/random", random, methods=post),
+            Route("/api/deal/table", table, methods=post)]
 
 
 async def not_found(request: Request, exc: HTTPException) -> JSONResponse:

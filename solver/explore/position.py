@@ -205,7 +205,7 @@ def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
     trick_leader = position.leader
     return {
         "title": headline(deal), "game": deal.game, "layout": rules.layout.name,
-        "players": deal.players, "unit": UNIT_WORDS[rules.unit],
+        "players": deal.players, "unit": UNIT_WORDS[rules.unit], "notation": deal.notation,
         # how stich replay counts what a card cost: the loss of its side's total, or where
         # bonuses make the game not constant-sum (Mariage) the loss of its side's lead
         "cost_of": "total" if rules.constant_sum else "lead",

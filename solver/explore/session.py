@@ -19,10 +19,12 @@ from pathlib import Path
 
 from stich.analysis.analyze import analyze
 from stich.deals.deal import Deal
+from stich.games import GAMES
 from stich.report.analysis import analysis_json
 from stich.report.suggest import suggest_json
 from stich.run.pool import stop_every_pool
 from stich.view import EXACT_LIMIT, count_layouts, information
+from stich.view.hidden import read_hidden, write_hidden
 from stich.view.suggest import suggest
 
 from .pool import WorkerPool
@@ -133,7 +135,8 @@ class ExploreSession:
         o = self.options
         return {"name": self.name, "start": self.start, "line": self.line, "ply": len(self.line),
                 "objective": o.objective, "samples": o.samples, "seed": o.seed,
-                "exact_limit": EXACT_LIMIT, "solves": self.solves}
+                "exact_limit": EXACT_LIMIT, "solves": self.solves,
+                "games": {name: list(game.seat_counts) for name, game in GAMES.items()}}
 
     def position(self, start, moves, view: bool = False) -> dict:
         """The table of a position; ``view``: as the seat to move sees it, with its layout
@@ -145,6 +148,7 @@ class ExploreSession:
         info = information(deal, seat)
         count = count_layouts(info)
         return {**describe(deal, frozenset(info.pool)),
+                "file": seen_file(info),         # what the seat sees: stich suggest reads it
                 "view": {"seat": seat, "hidden_cards": len(info.pool),
                          "consistent_layouts_text": f"{count:,}", "exact": count <= EXACT_LIMIT}}
 
@@ -168,8 +172,9 @@ class ExploreSession:
         return {"game": deal.game, "seats": [analysis_json(analysis)]}
 
     def start_view(self, start, moves, objective, samples=None, seed=0, exact=False) -> ViewJob:
-        """The player's view of the seat to move: a job (the same one if already asked for);
-        any other view still running is cancelled, as the page shows one at a time."""
+        """The player's view of the seat to move: a job (the same one if already asked for).
+        Other jobs go on: each page cancels its own when it moves on, so a second tab does
+        not stop the first one's view."""
         deal = position_deal(start, moves, self.games)
         objective = check_objective(objective)
         most = max(PAGE_SAMPLES, self.options.samples or 0)
@@ -177,9 +182,6 @@ class ExploreSession:
         seat = _seat_to_move(deal)
         key = (deal.dump(), seat, objective, samples, seed, exact)
         with self._lock:                     # requests come in on several threads
-            for other in self._views.values():
-                if other.key != key and other.state in ("queued", "running"):
-                    other.cancel()
             job = self._views.get(key)
             if job is not None and job.state not in ("cancelled", "error"):
                 return job
@@ -208,6 +210,10 @@ class ExploreSession:
                          tt_megabytes=self.options.tt_megabytes, progress=job.progress)
         return suggest_json(result)
 
+    def search(self, fn, *args) -> Future:
+        """Run ``fn(*args)`` on the search thread (the newest request first)."""
+        return self._dd.submit(fn, *args)
+
     def job(self, job_id: str) -> ViewJob:
         if job_id not in self._jobs:
             raise UnknownJob(f"no such job: {job_id}")
@@ -220,6 +226,19 @@ class ExploreSession:
         self._dd.close()
         self._pv.close()
         stop_every_pool()           # a job's worker processes (--jobs 2) stop now, not at exit
+
+
+def seen_file(info) -> str:
+    """The hidden-card deal file of what the seat sees.  Its ``unknown`` line (the cards
+    under the ``?``s) is left out where the reader finds them anyway as the rest of the pack,
+    so the file names no card the seat cannot see."""
+    text = write_hidden(info)
+    shorter = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("unknown = "))
+    try:
+        same = sorted(read_hidden(shorter, "view", info.seat).pool) == sorted(info.pool)
+    except Exception:  # noqa: BLE001 - the reader needs the line: keep it
+        same = False
+    return shorter if same else text
 
 
 def _seat_to_move(deal: Deal) -> int:

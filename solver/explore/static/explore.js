@@ -8,9 +8,12 @@
 "use strict";
 
 const state = {
-  start: null, line: [], ply: 0, fileLine: [], name: "",
+  start: null, line: [], ply: 0, fileLine: [], name: "", tree: newTree(),
   objective: "score", view: "dd", samples: null, seed: 0, exact: false,
   position: null, analysis: null, job: null, announce: null,
+  bottom: 1, colours: null, suits: "symbols", peek: false,   // how the table is drawn
+  training: false,       // values hidden until a card is picked
+  seatOf: new Map(),     // "move,move,..." -> the seat that played the last of them
   analyses: new Map(),   // "objective|moves" -> the analysis JSON (the server keeps them too)
   token: 0,              // bumped on every navigation: late answers for old positions are dropped
 };
@@ -53,6 +56,14 @@ async function api(path, body) {
   return data;
 }
 
+function percent(share) {
+  // a share as `stich suggest` prints it (Python's format ".0%"): the float share * 100,
+  // rounded half to even, so 0.825 is "82%" there and here
+  const value = share * 100, floor = Math.floor(value);
+  const whole = value - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(value);
+  return `${whole}%`;
+}
+
 function showError(message) {
   const box = $("error");
   box.textContent = message;
@@ -70,7 +81,9 @@ function busy(on) {
 function readAddress() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (!params.has("start")) return false;
-  state.start = fromBase64Url(params.get("start"));
+  const start = fromBase64Url(params.get("start"));
+  if (start !== state.start) { state.analyses = new Map(); state.seatOf = new Map(); }   // another deal
+  state.start = start;
   state.line = params.get("line") ? params.get("line").split(",").map(decodeURIComponent) : [];
   state.ply = Math.min(Math.max(parseInt(params.get("ply") ?? state.line.length, 10) || 0, 0), state.line.length);
   state.objective = params.get("objective") === "total" ? "total" : "score";
@@ -78,17 +91,34 @@ function readAddress() {
   state.samples = params.get("samples") ? parseInt(params.get("samples"), 10) : null;
   state.seed = params.get("seed") ? parseInt(params.get("seed"), 10) : 0;
   state.exact = params.get("exact") === "1";
+  state.tree = params.get("tree") ? unpackTree(JSON.parse(fromBase64Url(params.get("tree")))) : newTree();
+  addLine(state.tree, state.line);
+  state.bottom = parseInt(params.get("bottom") ?? "1", 10) || 1;
+  state.colours = ["2", "4"].includes(params.get("colours")) ? params.get("colours") : null;
+  state.suits = params.get("suits") === "letters" ? "letters" : "symbols";
+  state.training = params.get("training") === "1";
   return true;
 }
 
-function writeAddress() {
+function writeAddress(push = false) {
+  // push: a new position, so the browser's Back and Forward move through positions
   const parts = [`start=${toBase64Url(state.start)}`,
     `line=${state.line.map(encodeURIComponent).join(",")}`, `ply=${state.ply}`,
     `objective=${state.objective}`, `view=${state.view}`];
   if (state.samples) parts.push(`samples=${state.samples}`);
   if (state.seed) parts.push(`seed=${state.seed}`);
   if (state.exact) parts.push("exact=1");
-  history.replaceState(null, "", `#${parts.join("&")}`);
+  if (state.bottom !== 1) parts.push(`bottom=${state.bottom}`);
+  if (state.colours) parts.push(`colours=${state.colours}`);
+  if (state.suits !== "symbols") parts.push("suits=letters");
+  if (state.training) parts.push("training=1");
+  if (treeLines(state.tree).length > 1 || treeComments(state.tree).length) {
+    parts.push(`tree=${toBase64Url(JSON.stringify(packTree(state.tree)))}`);
+  }
+  const address = `#${parts.join("&")}`;
+  if (address === location.hash) return;
+  if (push) history.pushState(null, "", address);
+  else history.replaceState(null, "", address);
 }
 
 // --- moves and their values -------------------------------------------------------------------
@@ -156,13 +186,41 @@ function moveFor(card) {
 function go(ply) {
   state.ply = Math.min(Math.max(ply, 0), state.line.length);
   state.announce = null;
-  writeAddress();
+  writeAddress(true);
   load();
 }
 
+function goLine(path) {
+  // to the position after ``path``, on the line that goes on from there along the main moves
+  const node = nodeAt(state.tree, path);
+  state.line = path.concat(node ? mainContinuation(node) : []);
+  go(path.length);
+}
+
 function play(move) {
-  if (state.line[state.ply] !== move) state.line = state.line.slice(0, state.ply).concat([move]);
-  go(state.ply + 1);
+  // a card played: on along the line, or into a variation (the old line is kept)
+  state.peek = false;
+  if (state.line[state.ply] === move) { go(state.ply + 1); return; }
+  addLine(state.tree, state.line.slice(0, state.ply).concat([move]));
+  goLine(state.line.slice(0, state.ply).concat([move]));
+}
+
+function promote() { promoteLine(state.tree, state.line); writeAddress(); renderMoves(); }
+
+function deleteHere() {
+  // the card shown and everything after it go; the page goes one card back
+  if (state.ply === 0) return;
+  const path = state.line.slice(0, state.ply);
+  deleteFrom(state.tree, path);
+  goLine(path.slice(0, -1));
+}
+
+function setComment(text) {
+  const node = state.ply ? nodeAt(state.tree, state.line.slice(0, state.ply)) : null;
+  if (!node) return;
+  if (text.trim()) node.c = text.slice(0, 2000); else delete node.c;
+  writeAddress();
+  renderMoves();
 }
 
 async function load() {
@@ -176,6 +234,7 @@ async function load() {
     position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
     if (token !== state.token) return;
     state.position = position;
+    learnSeats(position);
     render();
     if (position.over) { busy(false); return; }
     if (state.view === "player") await runView(token);
@@ -187,7 +246,7 @@ async function load() {
     if (position) render();
     else $("table").replaceChildren();          // no position: show none rather than the last one
   }
-  if (token === state.token) fillMoveList(token);
+  if (token === state.token && state.view !== "player") fillMoveList(token);
 }
 
 async function analysisAt(ply) {
@@ -229,6 +288,14 @@ function bestMove() {
   return option ? `${option.text} ${row.cards[0]}` : row.cards[0];
 }
 
+function learnSeats(p) {
+  // who played each card of the line so far (the move list says it for every card seen)
+  let k = 0;
+  const mark = (seat) => { k += 1; state.seatOf.set(moves(k).join(","), seat); };
+  for (const trick of p.tricks) trick.cards.forEach((_, j) => mark((trick.leader - 1 + j) % p.players + 1));
+  for (const { seat } of p.trick) mark(seat);
+}
+
 // --- the player's view ------------------------------------------------------------------------
 
 async function runView(token) {
@@ -252,7 +319,10 @@ async function runView(token) {
 function cancelJob() {
   const job = state.job;
   state.job = null;
-  if (job && ["queued", "running"].includes(job.state)) api(`/api/view/${job.job}/cancel`, {}).catch(() => {});
+  if (job && ["queued", "running"].includes(job.state)) {   // keepalive: also as the tab closes
+    fetch(`/api/view/${job.job}/cancel`, { method: "POST", keepalive: true,
+      headers: { "Content-Type": "application/json" }, body: "{}" }).catch(() => {});
+  }
 }
 
 async function cancelView() {
@@ -283,9 +353,27 @@ function render() {
   $("to-start").disabled = state.ply === 0;
   $("redo").disabled = state.ply >= state.line.length;
   $("to-end").disabled = state.ply >= state.line.length;
-  $("best").disabled = p.over;
+  $("best").disabled = p.over || state.training;
+  $("training-on").checked = state.training;
   $("objective").value = state.objective;
+  renderChoices();
   document.querySelector(`input[name=view][value=${state.view}]`).checked = true;
+}
+
+function renderChoices() {
+  // the seat at the bottom, the colours and the suit signs (German packs: four colours)
+  const p = state.position, select = $("bottom");
+  if (select.options.length !== p.players) {
+    select.replaceChildren(...Array.from({ length: p.players }, (_, i) => el("option", { value: i + 1, text: `seat ${i + 1}` })));
+  }
+  select.value = String(bottomSeat());
+  const colours = state.colours ?? (p.notation === "german" ? "4" : "2");
+  $("colours").value = colours;
+  $("suits").value = state.suits;
+  document.body.dataset.colours = colours;
+  document.body.dataset.notation = p.notation;
+  $("last-trick").disabled = !p.tricks.length;
+  $("last-trick").setAttribute("aria-pressed", state.peek ? "true" : "false");
 }
 
 function totalsText(totals) {
@@ -304,6 +392,10 @@ function renderSummary() {
     label.textContent = `Player's view of seat ${p.to_move}:`;
     totals.textContent = "double-dummy values hidden";
     outcome.textContent = "";
+  } else if (state.training) {
+    label.textContent = "Training:";
+    totals.textContent = "pick the card you would play";
+    outcome.textContent = "";
   } else {
     const seat = state.analysis && state.analysis.seats[0];
     label.textContent = "Double dummy:";
@@ -312,10 +404,39 @@ function renderSummary() {
   }
 }
 
+// German suits drawn by hand (acorns, leaves, hearts, bells): no font has them all
+const GERMAN_SUITS = [
+  '<path d="M2.5 7.2 Q8 0.5 13.5 7.2 Z"/><ellipse cx="8" cy="10.6" rx="3.7" ry="4.6"/><rect x="7.3" y="0.6" width="1.4" height="3"/>',
+  '<path d="M8 0.8 C13.5 4 14.2 10 8 15.2 C1.8 10 2.5 4 8 0.8 Z"/><path d="M8 3 V14" stroke="var(--card)" stroke-width="0.9"/>',
+  '<path d="M8 14.6 C-1.5 7.6 2.6 0.4 8 4.6 C13.4 0.4 17.5 7.6 8 14.6 Z"/>',
+  '<circle cx="8" cy="8.6" r="6"/><rect x="2.4" y="8.1" width="11.2" height="1.3" fill="var(--card)"/><circle cx="8" cy="12" r="1.2" fill="var(--card)"/>',
+];
+const FRENCH_LETTERS = ["C", "S", "H", "D"];
+
+function suitSymbol(suit) {
+  // the suit as the page draws it: a symbol (German ones in SVG) or, if chosen, a letter
+  const p = state.position;
+  if (state.suits === "letters") return document.createTextNode(p.notation === "german" ? "EGRS"[suit] : FRENCH_LETTERS[suit]);
+  if (p.notation !== "german") return document.createTextNode("♣♠♥♦"[suit]);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "suit-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = GERMAN_SUITS[suit];
+  return svg;
+}
+
+function faceOf(card) {
+  // the face: suit symbol and rank; the card's text (its notation) stays in data-card
+  const face = el("span", { class: "face", title: card.text });
+  face.append(suitSymbol(card.suit), card.text.slice(1));
+  return face;
+}
+
 function cardFace(card, extra = "") {
   if (card.hidden) return el("span", { class: `card back ${extra}`, title: "hidden from this seat" });
   return el("span", { class: `card s${card.suit}${card.trump ? " trump" : ""} ${extra}`, "data-card": card.text },
-    el("span", { class: "face", text: card.text }));
+    faceOf(card));
 }
 
 function playableCard(card, seatNo) {
@@ -324,13 +445,14 @@ function playableCard(card, seatNo) {
   if (card.hidden || seatNo !== p.to_move || !p.legal.includes(card.text)) return cardFace(card, "up");
   const button = el("button", { class: `card legal s${card.suit}${card.trump ? " trump" : ""} up`,
     "data-card": card.text, title: `play ${moveFor(card.text)}`, onclick: () => play(moveFor(card.text)) },
-  el("span", { class: "face", text: card.text }));
+  faceOf(card));
   button.append(valueBadge(button, card.text));
   return button;
 }
 
 function valueBadge(button, card) {
   if (state.view === "player") return viewBadge(button, card);
+  if (state.training) return el("span", { class: "value pending", text: "?", title: "training: pick a card, then see its cost" });
   const announce = selectedAnnouncement();
   if (!state.analysis) return el("span", { class: "value pending", text: "…" });
   const row = rowFor(state.analysis, card, announce ? announce.suit : null);
@@ -351,7 +473,7 @@ function viewBadge(button, card) {
   if (result.best === card) button.classList.add("best-guess");
   button.dataset.expected = String(view.expected_total);
   return el("span", { class: "value" }, el("span", { text: view.expected_total.toFixed(2) }), el("br"),
-    el("span", { class: "level", text: `best ${Math.round(view.p_best * 100)}%` }));
+    el("span", { class: "level", text: `best ${percent(view.p_best)}` }));
 }
 
 function renderSeat(seat) {
@@ -380,11 +502,32 @@ function seatLabel(seat) {
   return `Seat ${seat.seat}${partners}${seat.seat === p.to_move ? " · to move" : ""}`;
 }
 
-function seatCell(index, count) {
-  // the cell of a 3 x 3 grid for a seat: seat 1 at the bottom, then clockwise as they sit
-  const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  const x = Math.cos(angle), y = Math.sin(angle);
-  return [y < -0.3 ? 1 : y > 0.3 ? 3 : 2, x < -0.3 ? 1 : x > 0.3 ? 3 : 2];
+// Where each seat sits: places clockwise from the bottom (the seat the table is turned to),
+// as [grid row, grid column] of a 4-row, 3-column table: row 4 holds the bottom seat (alone
+// up to five seats, between its neighbours with more), and the trick lies in rows 2-3 of
+// the middle column, each card in the cell facing its player.
+const PLACES = {
+  2: [[4, "1 / -1"], [1, "1 / -1"]],
+  3: [[4, "1 / -1"], [1, 1], [1, 3]],
+  4: [[4, "1 / -1"], ["2 / 4", 1], [1, 2], ["2 / 4", 3]],
+  5: [[4, "1 / -1"], ["2 / 4", 1], [1, 1], [1, 3], ["2 / 4", 3]],
+  6: [[4, 2], [4, 1], ["2 / 4", 1], [1, 2], ["2 / 4", 3], [4, 3]],
+  7: [[4, 2], [4, 1], ["2 / 4", 1], [1, 1], [1, 3], ["2 / 4", 3], [4, 3]],
+  8: [[4, 2], [4, 1], ["2 / 4", 1], [1, 1], [1, 2], [1, 3], ["2 / 4", 3], [4, 3]],
+};
+
+function bottomSeat() {
+  const n = state.position.players;
+  return state.bottom >= 1 && state.bottom <= n ? state.bottom : 1;
+}
+
+function placeOf(seatNo) {
+  // the seat's place on the table and the cell of the trick in front of it
+  const n = state.position.players, places = PLACES[n] ?? PLACES[8];
+  const [row, column] = places[(seatNo - bottomSeat() + n) % n % places.length];
+  const spotRow = row === 4 ? 3 : row === "2 / 4" ? 2 : row;
+  const spotColumn = column === "1 / -1" ? 2 : column;
+  return { cell: [row, column], spot: [spotRow, spotColumn] };
 }
 
 function placed(node, [row, column]) {
@@ -397,15 +540,34 @@ function renderTable() {
   const p = state.position, table = $("table");
   table.replaceChildren();
   table.dataset.players = p.players;
-  p.seats.forEach((seat, i) => table.append(placed(renderSeat(seat), seatCell(i, p.players))));
-  const centre = placed(el("div", { class: "centre" }), [2, 2]);
-  for (const { seat, card } of p.trick) {
-    const spot = el("div", { class: "played" }, cardFace(card), el("span", { class: "who", text: `seat ${seat}` }));
-    centre.append(placed(spot, seatCell(seat - 1, p.players)));
+  table.dataset.bottom = bottomSeat();
+  p.seats.forEach((seat) => table.append(placed(renderSeat(seat), placeOf(seat.seat).cell)));
+  table.append(placed(renderTrick(), ["2 / 4", 2]));
+  if (p.layout === "stock") table.append(placed(renderStock(p.stock), ["2 / 4", 1]));
+}
+
+function lastTrick() {
+  // the last trick taken, each card with its seat (the leader's first, then clockwise)
+  const p = state.position, trick = p.tricks[p.tricks.length - 1];
+  if (!trick) return null;
+  return { winner: trick.winner, cards: trick.cards.map((card, k) => ({ seat: (trick.leader - 1 + k) % p.players + 1, card })) };
+}
+
+function renderTrick() {
+  // the trick in progress, each card in front of its player; with none (or on request),
+  // the last trick taken, faded, and who won it
+  const p = state.position, centre = el("div", { class: "centre" });
+  const last = lastTrick();
+  const peek = last && (state.peek || !p.trick.length);
+  const cards = peek ? last.cards : p.trick;
+  centre.classList.toggle("last", Boolean(peek));
+  for (const { seat, card } of cards) {
+    const spot = el("div", { class: "played", "data-seat": seat }, cardFace(card), el("span", { class: "who", text: `seat ${seat}` }));
+    centre.append(placed(spot, placeOf(seat).spot));
   }
-  if (!p.trick.length) centre.append(placed(el("div", { class: "trick-note", text: p.over ? "the deal is over" : "" }), [2, 2]));
-  table.append(centre);
-  if (p.layout === "stock") table.append(placed(renderStock(p.stock), [2, 1]));
+  const note = p.over && !peek ? "the deal is over" : peek ? `last trick: seat ${last.winner} won it` : "";
+  if (note) centre.append(placed(el("div", { class: "trick-note", text: note }), [2, 2]));
+  return centre;
 }
 
 function renderStock(stock) {
@@ -443,24 +605,159 @@ function renderAnnounceChoice() {
 }
 
 function renderMoves() {
+  // the tree: the main line, each variation in brackets after the move it replaces; the
+  // moves of the line shown carry their ply (data-ply), the others only their path
   const list = $("moves"), p = state.position;
   if (!p) return;
   list.replaceChildren(el("li", { class: state.ply === 0 ? "current" : "", "data-ply": 0, onclick: () => go(0), text: "start" }));
-  state.line.forEach((move, k) => list.append(moveItem(move, k, p.players)));
+  renderBranch(list, state.tree, [], p.players);
+  renderEval();
+  renderTraining();
+  const node = state.ply ? nodeAt(state.tree, state.line.slice(0, state.ply)) : null;
+  const box = $("comment");
+  if (document.activeElement !== box) box.value = node && node.c ? node.c : "";
+  box.disabled = !node;
+  $("promote").disabled = !state.line.length;
+  $("delete").disabled = !node;
 }
 
-function moveItem(move, k, players) {
-  const item = el("li", { "data-ply": k + 1, onclick: () => go(k + 1) });
-  if (k % players === 0) {
-    item.classList.add("trick-start");
-    item.append(el("span", { class: "no", text: `${k / players + 1}.` }));
+// --- the evaluation over the play --------------------------------------------------------------
+
+function evalPoints() {
+  // the double-dummy totals at each ply of the line shown (where solved), and whether the
+  // card that led there was a mistake as stich replay counts it
+  const points = [];
+  for (let k = 0; k <= state.line.length; k++) {
+    const analysis = state.analyses.get(analysisKey(k));
+    if (!analysis) continue;
+    let mistake = false;
+    if (k > 0) {
+      const before = state.analyses.get(analysisKey(k - 1));
+      const { card, suit } = splitMove(state.line[k - 1]);
+      const row = rowFor(before, card, suit);
+      mistake = Boolean(row && (replayCost(row, before) > 0 || verdict(row, before) === "outcome-losing"));
+    }
+    points.push({ ply: k, totals: analysis.seats[0].totals, mistake });
   }
-  item.append(move);
-  if (k + 1 === state.ply) item.classList.add("current");
-  if (k + 1 > state.ply) item.classList.add("future");
-  const analysis = state.analyses.get(analysisKey(k));
+  return points;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+// --- training ----------------------------------------------------------------------------------
+
+function renderTraining() {
+  // the card just picked and its cost, and the points given away by each side so far on the
+  // line shown (as stich replay counts a card's cost), once the cards' values are solved
+  const box = $("training");
+  box.hidden = !state.training || state.view === "player" || !state.position;
+  if (box.hidden) return;
+  const given = [0, 0];
+  let last = "", missing = 0;
+  for (let k = 0; k < state.ply; k++) {
+    const analysis = state.analyses.get(analysisKey(k));
+    const { card, suit } = splitMove(state.line[k]);
+    const row = rowFor(analysis, card, suit);
+    if (!row) { missing++; continue; }
+    const cost = replayCost(row, analysis), seat = analysis.seats[0].seat;
+    given[state.position.seats[seat - 1].side] += cost;
+    if (k === state.ply - 1) {
+      const best = analysis.seats[0].moves[0];
+      last = `${state.line[k]} by seat ${seat}: ${cost ? `cost ${cost}` : "no cost"}` +
+        `${verdict(row, analysis) === "outcome-losing" ? ", gave away the outcome" : ""}` +
+        ` (best ${best.cards.join(" or ")}: ${best.totals[0]}–${best.totals[1]}; yours ${valueText(row)}).`;
+    }
+  }
+  const sides = state.position.sides;
+  $("training-last").textContent = last;
+  $("training-score").textContent = `Given away so far: ${sides[0]} ${given[0]}, ${sides[1]} ${given[1]}` +
+    (missing ? ` (${missing} card${missing > 1 ? "s" : ""} still being solved)` : "");
+  $("training-score").dataset.given = given.join(",");
+  $("training-score").dataset.missing = missing;
+}
+
+function setTraining(on) { state.training = on; writeAddress(); render(); }
+
+function renderEval() {
+  // a graph (SVG by hand) and a column of the first side's double-dummy total after each
+  // ply; a mistake is a red point; a click goes there.  Hidden in the player's view.
+  const panel = $("eval-panel"), p = state.position;
+  panel.hidden = state.view === "player" || state.training || !p;
+  if (panel.hidden) return;
+  const points = evalPoints(), graph = $("eval-graph"), body = $("eval-table").querySelector("tbody");
+  graph.replaceChildren();
+  body.replaceChildren();
+  const n = Math.max(state.line.length, 1), W = 600, H = 120, pad = 10;
+  const values = points.flatMap((q) => q.totals);
+  const low = Math.min(0, ...values), high = Math.max(1, ...values);
+  const x = (ply) => pad + ((W - 2 * pad) * ply) / n, y = (v) => H - pad - ((H - 2 * pad) * (v - low)) / (high - low || 1);
+  graph.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  graph.append(svg("line", { x1: x(state.ply), x2: x(state.ply), y1: 0, y2: H, class: "now" }));
+  graph.append(svg("polyline", { points: points.map((q) => `${x(q.ply)},${y(q.totals[0])}`).join(" "), class: "trace" }));
+  for (const q of points) {
+    const dot = svg("circle", { cx: x(q.ply), cy: y(q.totals[0]), r: q.mistake ? 5 : 3.5, class: q.mistake ? "mistake" : "",
+      "data-ply": q.ply, "data-totals": q.totals.join("–") });
+    const title = svg("title");
+    title.textContent = `after ${q.ply} cards: ${totalsText(q.totals)}${q.mistake ? " (after a mistake)" : ""}`;
+    dot.append(title);
+    dot.addEventListener("click", () => go(q.ply));
+    graph.append(dot);
+    const seat = q.ply ? state.seatOf.get(state.line.slice(0, q.ply).join(",")) : null;
+    body.append(el("tr", { "data-ply": q.ply, class: `${q.mistake ? "mistake" : ""}${q.ply === state.ply ? " current" : ""}`,
+      onclick: () => go(q.ply) },
+    el("td", { text: q.ply }), el("td", { text: q.ply ? `${seat ? `${seat}·` : ""}${state.line[q.ply - 1]}` : "start" }),
+    el("td", { text: `${q.totals[0]}–${q.totals[1]}` }), el("td", { text: q.mistake ? "mistake" : "" })));
+  }
+}
+
+function renderBranch(list, node, path, players) {
+  // node's main continuation, with the other continuations of each move as variations
+  while (node.k.length) {
+    const [main, ...others] = node.k;
+    list.append(moveItem(main, path.concat([main.m]), players));
+    for (const other of others) {
+      list.append(el("li", { class: "paren", text: "(" }));
+      list.append(moveItem(other, path.concat([other.m]), players, true));
+      renderBranch(list, other, path.concat([other.m]), players);
+      list.append(el("li", { class: "paren", text: ")" }));
+    }
+    node = main;
+    path = path.concat([main.m]);
+  }
+}
+
+function onLine(path) {
+  // whether ``path`` is a beginning of the line shown
+  return path.length <= state.line.length && path.every((m, i) => state.line[i] === m);
+}
+
+function moveItem(node, path, players, first = false) {
+  const k = path.length - 1, move = node.m, here = onLine(path);
+  const item = el("li", { "data-move": move, "data-path": path.join(","), onclick: () => goLine(path) });
+  if (here) item.dataset.ply = k + 1;
+  else item.classList.add("variation");
+  if (k % players === 0 || first) {
+    item.classList.add("trick-start");
+    item.append(el("span", { class: "no", text: `${Math.floor(k / players) + 1}.${k % players ? "…" : ""}` }));
+  }
+  // the player's view shows no card the seat cannot see: not the line's later cards either
+  const blind = state.view === "player" && !(here && k < state.ply);
+  if (blind) delete item.dataset.move;
+  const seat = state.seatOf.get(path.join(","));
+  if (seat) item.append(el("span", { class: "by", text: `${seat}`, title: `seat ${seat}` }));
+  item.append(blind ? "?" : move);
+  if (here && k + 1 === state.ply) item.classList.add("current");
+  if (here && k + 1 > state.ply) item.classList.add("future");
+  if (node.c && !blind) item.append(el("span", { class: "comment", text: ` ${node.c}` }));
+  const analysis = state.analyses.get(`${state.objective}|${path.slice(0, -1).join(",")}`);
   const { card, suit } = splitMove(move);
-  const row = rowFor(analysis, card, suit);
+  // no marks in the player's view; in training, only on the cards already picked
+  const hide = state.view === "player" || (state.training && !(here && k < state.ply));
+  const row = hide ? null : rowFor(analysis, card, suit);
   if (row) {
     const cost = replayCost(row, analysis), lost = verdict(row, analysis) === "outcome-losing";
     item.dataset.cost = cost;
@@ -491,9 +788,6 @@ function renderView() {
   if (panel.hidden) return;
   const view = p.view || {};
   $("view-what").textContent = view.seat ? `of seat ${view.seat}: ${view.hidden_cards} cards hidden, ${view.consistent_layouts_text} consistent layouts` : "";
-  $("samples").value = state.samples ?? "";
-  $("seed").value = state.seed;
-  $("exact").checked = state.exact;
   const job = state.job, running = job && ["queued", "running"].includes(job.state);
   $("view-cancel").disabled = !running;
   $("view-progress").max = job && job.total ? job.total : 1;
@@ -501,6 +795,14 @@ function renderView() {
   $("view-status").textContent = !job ? "" : running ? `${job.done} of ${job.total ?? "?"} layouts solved`
     : job.state === "done" ? viewSummary(job.result) : job.state;
   renderViewCards(job && job.state === "done" ? job.result : null);
+}
+
+function fillSampling() {
+  // the sampling boxes show the address's choice; they are filled when it changes, never
+  // while a job runs (the user may be typing in them)
+  $("samples").value = state.samples ?? "";
+  $("seed").value = state.seed;
+  $("exact").checked = state.exact;
 }
 
 function viewSummary(result) {
@@ -516,11 +818,11 @@ function renderViewCards(result) {
   if (!result) return;
   for (const c of result.cards) {
     const interval = result.mode === "exact" ? "exact" : c.interval ? `${c.interval[0].toFixed(2)}–${c.interval[1].toFixed(2)}` : "-";
-    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${Math.round(share * 100)}%`).join(", ");
+    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
     el("td", { text: c.card }), el("td", { text: c.expected_total.toFixed(2) }), el("td", { text: interval }),
-    el("td", { text: `${Math.round(c.p_best * 100)}%` }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
+    el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
     el("td", { text: levels })));
   }
 }
@@ -529,7 +831,7 @@ function renderViewCards(result) {
 
 async function playBest() {
   const p = state.position;
-  if (!p || p.over) return;
+  if (!p || p.over || state.training) return;
   if (state.view === "dd" && !state.analysis) {
     try { state.analysis = await analysisAt(state.ply); } catch (error) { showError(error.message); return; }
   }
@@ -537,8 +839,19 @@ async function playBest() {
   if (move) play(move);
 }
 
+function variationLines() {
+  // the tree's other lines and the comments, as comment lines a deal reader skips
+  const lines = treeLines(state.tree), comments = treeComments(state.tree);
+  if (lines.length < 2 && !comments.length) return "";
+  const out = ["", "# stich explore: the variations from the start (the first is the main line)"];
+  lines.forEach((line, i) => out.push(`# line ${i + 1}: ${line.join(" ")}`));
+  for (const [path, text] of comments) out.push(`# comment on ${path.join(" ")}: ${text.replace(/\s+/g, " ")}`);
+  return out.join("\n") + "\n";
+}
+
 async function copyPosition() {
-  const text = state.position ? state.position.file : "";
+  const blind = state.view === "player";     // the player's view copies only what the seat sees
+  const text = state.position ? state.position.file + (blind ? "" : variationLines()) : "";
   try {
     await navigator.clipboard.writeText(text);
     $("copied").hidden = false;
@@ -547,6 +860,84 @@ async function copyPosition() {
     $("file-details").open = true;                  // no clipboard: show it to select by hand
     showError(`could not copy (${error.message}): the position is shown below`);
   }
+}
+
+function setDrawing(key, value) {
+  // a choice of how the table is drawn: no new position, no search
+  state[key] = value;
+  writeAddress();
+  render();
+}
+
+function togglePeek() { setDrawing("peek", !state.peek); }
+
+function turnTable() {
+  // the next seat to the bottom (t), as a player walks round the table
+  const n = state.position ? state.position.players : 1;
+  setDrawing("bottom", bottomSeat() % n + 1);
+}
+
+// --- another deal ------------------------------------------------------------------------------
+
+function openDeal(answer) {
+  // a new start from the server (pasted or dealt): its file's play is the line
+  Object.assign(state, { start: answer.start, line: answer.line.slice(), ply: answer.line.length,
+    fileLine: answer.line.slice(), tree: newTree(), seatOf: new Map(), analyses: new Map() });
+  addLine(state.tree, state.line);
+  state.name = answer.title;
+  $("table-text").hidden = true;
+  go(state.ply);
+}
+
+async function pasteOpen() {
+  // a link of any stich explore (its fragment), or a deal file the server checks
+  const text = $("paste").value.trim();
+  showError("");
+  const hash = text.indexOf("#start=");
+  if (hash >= 0) {
+    history.pushState(null, "", text.slice(hash));
+    try { readAddress(); state.fileLine = []; fillSampling(); load(); } catch (error) { showError(`the link: ${error.message}`); }
+    return;
+  }
+  try { openDeal(await api("/api/deal/paste", { text })); } catch (error) { showError(error.message); }
+}
+
+async function randomDeal() {
+  showError("");
+  const where = $("random-where").value.split("\n").map((w) => w.trim()).filter(Boolean);
+  try {
+    openDeal(await api("/api/deal/random", { game: $("random-game").value, players: parseInt($("random-players").value, 10),
+      seed: parseInt($("random-seed").value, 10) || 0, where }));
+  } catch (error) { showError(error.message); }
+}
+
+function fillGames(games) {
+  const select = $("random-game");
+  select.replaceChildren(...Object.keys(games).map((name) => el("option", { value: name, text: name })));
+  const players = () => $("random-players").replaceChildren(
+    ...games[select.value].map((n) => el("option", { value: n, text: n })));
+  select.onchange = players;
+  players();
+}
+
+async function wholeTable() {
+  // stich table of the deal as dealt (every trump and leader: it may take a while)
+  $("table-status").textContent = "solving…";
+  try {
+    const answer = await api("/api/deal/table", { start: state.start });
+    $("table-text").textContent = answer.text;
+    $("table-text").hidden = false;
+    $("table-status").textContent = "";
+  } catch (error) { $("table-status").textContent = error.message; }
+}
+
+async function share() {
+  // the whole position is in the address's fragment: any stich explore opens it at /
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("copied").hidden = false;
+    setTimeout(() => { $("copied").hidden = true; }, 1500);
+  } catch (error) { showError(`could not copy the link (${error.message}): it is the page's address`); }
 }
 
 function setView(view) { state.view = view; writeAddress(); load(); }
@@ -571,15 +962,26 @@ const KEYS = {
   ArrowLeft: () => go(state.ply - 1), ArrowRight: () => go(state.ply + 1),
   Home: () => go(0), End: () => go(state.line.length), b: playBest, " ": playBest,
   PageUp: () => go(trickStart(state.ply - 1)), PageDown: () => go(trickStart(state.ply) + state.position.players),
-  f: () => { state.line = state.fileLine.slice(); go(state.line.length); },
+  f: () => { addLine(state.tree, state.fileLine); state.line = state.fileLine.slice(); go(state.line.length); },
   v: () => setView(state.view === "dd" ? "player" : "dd"),
   o: () => setObjective(state.objective === "score" ? "total" : "score"),
-  c: copyPosition, Escape: cancelView, "?": () => $("help").showModal(),
+  c: copyPosition, s: share, Escape: cancelView, l: togglePeek, t: turnTable, "?": () => $("help").showModal(),
 };
+
+function typing(target) {
+  // a box the user types in keeps its keys; a radio button or a checkbox does not
+  if (["SELECT", "TEXTAREA"].includes(target.tagName)) return true;
+  return target.tagName === "INPUT" && !["radio", "checkbox", "button"].includes(target.type);
+}
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const dialog = document.querySelector("dialog[open]");
+  if (dialog) {                                     // nothing acts behind an open dialog
+    if (event.key === "Escape") { event.preventDefault(); dialog.close(); }
+    return;
+  }
+  if (typing(event.target)) return;
   const action = KEYS[event.key];
   if (!action) return;
   event.preventDefault();
@@ -596,12 +998,26 @@ function wire() {
   $("copy").onclick = copyPosition;
   $("help-button").onclick = KEYS["?"];
   $("objective").onchange = (e) => setObjective(e.target.value);
-  for (const radio of document.querySelectorAll("input[name=view]")) radio.onchange = (e) => setView(e.target.value);
+  for (const radio of document.querySelectorAll("input[name=view]")) radio.onchange = (e) => { e.target.blur(); setView(e.target.value); };
   $("view-run").onclick = setSampling;
+  $("bottom").onchange = (e) => { e.target.blur(); setDrawing("bottom", parseInt(e.target.value, 10)); };
+  $("colours").onchange = (e) => { e.target.blur(); setDrawing("colours", e.target.value); };
+  $("suits").onchange = (e) => { e.target.blur(); setDrawing("suits", e.target.value); };
+  $("last-trick").onclick = togglePeek;
   $("view-cancel").onclick = cancelView;
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", () => {          // an address edited by hand
-    try { if (readAddress()) load(); } catch (error) { showError(`the address: ${error.message}`); }
+  $("exact").onchange = (e) => e.target.blur();
+  window.addEventListener("pagehide", cancelJob);         // a closed tab stops its own job
+  $("promote").onclick = promote;
+  $("training-on").onchange = (e) => { e.target.blur(); setTraining(e.target.checked); };
+  $("share").onclick = share;
+  $("paste-open").onclick = pasteOpen;
+  $("random-deal").onclick = randomDeal;
+  $("whole-table").onclick = wholeTable;
+  $("delete").onclick = deleteHere;
+  $("comment").oninput = (e) => setComment(e.target.value);
+  window.addEventListener("popstate", () => {            // Back, Forward, an address edited by hand
+    try { if (readAddress()) { fillSampling(); load(); } } catch (error) { showError(`the address: ${error.message}`); }
   });
 }
 
@@ -611,17 +1027,20 @@ async function init() {
     const session = await api("/api/session");
     state.name = session.name;
     state.fileLine = session.line;
+    fillGames(session.games);
     if (readAddress()) {
       if (state.start !== session.start) state.fileLine = [];   // a link to another deal
     } else {
       Object.assign(state, { start: session.start, line: session.line.slice(), ply: session.ply,
         objective: session.objective, samples: session.samples, seed: session.seed });
+      addLine(state.tree, state.line);
       writeAddress();
     }
   } catch (error) {
     showError(error.message);
     return;
   }
+  fillSampling();
   load();
 }
 
