@@ -13,6 +13,17 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:       # what __getattr__ gives, for type checkers and the API docs (never run)
+    from stich.core.anytime import Limits
+    from stich.deals.deal import Deal, DealError, Pile, load, loads
+    from stich.games import GAMES
+    from stich.model.cards import Card, parse_card, parse_cards
+    from stich.model.outcome import Outcome
+    from stich.model.position import IllegalMove, Position
+    from stich.search.objectives import SolverError
+    from stich.search.solve import MoveValue, Result, solve
 
 _WHERE = {"Limits": "stich.core.anytime",
           **dict.fromkeys(["Deal", "DealError", "Pile", "load", "loads"], "stich.deals.deal"),
