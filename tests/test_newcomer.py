@@ -141,3 +141,15 @@ def test_a_feature_that_is_nan_is_one_group_not_one_per_decision(tmp_path):
     assert result.exit_code == 0, result.output
     groups = json.loads(result.stdout)["tactics"][0]["by"]["groups"]
     assert len(groups) == 1 and groups[0]["value"] is None, groups
+
+
+def test_table_says_when_its_rows_use_other_rules_than_the_file():
+    deal = ROOT / "examples" / "schafkopf2-deal.toml"
+    assert "trump_mode" not in deal.read_text(encoding="utf-8") or "schellen" in deal.read_text(encoding="utf-8")
+    result = run("table", deal)
+    assert result.exit_code == 0, result.output
+    assert "trump_mode = card17, not the file's trump_mode = schellen" in result.stdout
+    data = json.loads(run("table", deal, "--json").stdout)
+    assert data["rules_used"] == {"trump_mode": "card17"}
+    same = run("table", ROOT / "examples" / "schafkopf2-card17.toml")
+    assert "not the file's" not in same.stdout
