@@ -153,3 +153,21 @@ def test_table_says_when_its_rows_use_other_rules_than_the_file():
     assert data["rules_used"] == {"trump_mode": "card17"}
     same = run("table", ROOT / "examples" / "schafkopf2-card17.toml")
     assert "not the file's" not in same.stdout
+
+
+def test_a_french_card_in_a_german_game_names_the_cards_key():
+    from stich import DealError, loads
+    text = (ROOT / "examples" / "officers_skat-deal.toml").read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.startswith("1 = "))
+    bad = text.replace(first, '1 = "CQ/' + first.split('"')[1].split("/", 1)[1] + '"', 1)
+    try:
+        loads(bad, "deal.toml")
+    except DealError as exc:
+        assert 'cards = "french"' in str(exc) and "deal.toml" in str(exc), exc
+    else:
+        raise AssertionError("a French card was read in a German game")
+    doc = (ROOT / "docs" / "deal-format.md").read_text(encoding="utf-8")
+    from stich import GAMES
+    german = sorted(name for name, game in GAMES.items() if game.default_notation == "german")
+    row = next(line for line in doc.splitlines() if line.startswith("| `cards` |"))
+    assert all(name in row for name in german if name != "schafkopf2") and "schafkopf2" in row
