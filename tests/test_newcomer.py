@@ -171,3 +171,12 @@ def test_a_french_card_in_a_german_game_names_the_cards_key():
     german = sorted(name for name, game in GAMES.items() if game.default_notation == "german")
     row = next(line for line in doc.splitlines() if line.startswith("| `cards` |"))
     assert all(name in row for name in german if name != "schafkopf2") and "schafkopf2" in row
+
+
+def test_p_dd_best_tells_the_cards_apart_under_the_default_objective():
+    """Every card of this deal wins on every layout (the same rung), so "optimal for the score"
+    is every card; P(dd best) follows the advice's order, the rung and then the total."""
+    data = json.loads(run("suggest", HIDDEN, "--json", "--jobs", "1").stdout)
+    shares = {card["card"]: card["p_best"] for card in data["cards"]}
+    assert len(set(shares.values())) > 1, shares
+    assert max(shares.values()) <= 1 and sum(shares.values()) >= 1 - 1e-9
