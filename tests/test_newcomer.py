@@ -180,3 +180,25 @@ def test_p_dd_best_tells_the_cards_apart_under_the_default_objective():
     shares = {card["card"]: card["p_best"] for card in data["cards"]}
     assert len(set(shares.values())) > 1, shares
     assert max(shares.values()) <= 1 and sum(shares.values()) >= 1 - 1e-9
+
+
+def test_ctrl_c_stops_a_study_in_this_process_without_out():
+    import signal
+    import time
+
+    from clirun import read_terminal_to_end, read_terminal_until, start_on_a_terminal
+    proc, terminal = start_on_a_terminal("tactic", "elfern.*", "--game", "elfern", "--deals", "30",
+                                         "--jobs", "1", stdout=subprocess.DEVNULL)
+    try:
+        read_terminal_until(terminal, "tactic:")
+        time.sleep(1)
+        pressed = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = read_terminal_to_end(terminal)
+    assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err[-500:])
+    assert time.monotonic() - pressed < 30
