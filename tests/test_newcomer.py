@@ -202,3 +202,15 @@ def test_ctrl_c_stops_a_study_in_this_process_without_out():
     err = read_terminal_to_end(terminal)
     assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err[-500:])
     assert time.monotonic() - pressed < 30
+
+
+def test_ctrl_c_in_the_player_s_view_of_a_replay_prints_the_replay(monkeypatch):
+    import stich.view.suggest as module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(module, "judge_play", interrupted)
+    result = run("replay", ROOT / "examples" / "scharwenzel-played.toml", "--view", "player", "--samples", "2")
+    assert result.exit_code == 130, result.output
+    assert "trick" in result.stdout and len(result.stdout.splitlines()) > 5
+    assert result.stderr.count("\n") == 1 and "replay above is complete" in result.stderr
