@@ -11,6 +11,7 @@ from .common import (
     InputError,
     deal_argument,
     emit_json,
+    fail,
     json_option,
     read_deal,
     rule_option,
@@ -65,13 +66,16 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     with progress_bar("replay", as_json) as update:
         result = replay(deal, tt_megabytes=tt_mb, progress=update,
                         limits=limits_of(node_limit, time_limit))
-    judgements = None
+    judgements, interrupted = None, False
     if view == "player" and result.exact:
         from stich.view.suggest import judge_play
-        with progress_bar("player's view", as_json) as update:
-            judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
-                                    tt_megabytes=tt_mb, progress=update,
-                                    limits=limits_of(node_limit, time_limit))
+        try:
+            with progress_bar("player's view", as_json) as update:
+                judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
+                                        tt_megabytes=tt_mb, progress=update,
+                                        limits=limits_of(node_limit, time_limit))
+        except KeyboardInterrupt:           # the replay is finished: it is printed
+            interrupted = True
     if as_json:
         obj = replay_json(result)
         if judgements is not None:
@@ -84,5 +88,7 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
             from stich.report.suggest import judgement_report
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
+    if interrupted:
+        fail("interrupted (Ctrl-C) during the player's view: the replay above is complete", 130)
     over = judgements is not None and any(j.left_out for j in judgements)
     exit_if_partial(result.exact and not over, result.stopped)

@@ -141,3 +141,76 @@ def test_a_feature_that_is_nan_is_one_group_not_one_per_decision(tmp_path):
     assert result.exit_code == 0, result.output
     groups = json.loads(result.stdout)["tactics"][0]["by"]["groups"]
     assert len(groups) == 1 and groups[0]["value"] is None, groups
+
+
+def test_table_says_when_its_rows_use_other_rules_than_the_file():
+    deal = ROOT / "examples" / "schafkopf2-deal.toml"
+    assert "trump_mode" not in deal.read_text(encoding="utf-8") or "schellen" in deal.read_text(encoding="utf-8")
+    result = run("table", deal)
+    assert result.exit_code == 0, result.output
+    assert "trump_mode = card17, not the file's trump_mode = schellen" in result.stdout
+    data = json.loads(run("table", deal, "--json").stdout)
+    assert data["rules_used"] == {"trump_mode": "card17"}
+    same = run("table", ROOT / "examples" / "schafkopf2-card17.toml")
+    assert "not the file's" not in same.stdout
+
+
+def test_a_french_card_in_a_german_game_names_the_cards_key():
+    from stich import DealError, loads
+    text = (ROOT / "examples" / "officers_skat-deal.toml").read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.startswith("1 = "))
+    bad = text.replace(first, '1 = "CQ/' + first.split('"')[1].split("/", 1)[1] + '"', 1)
+    try:
+        loads(bad, "deal.toml")
+    except DealError as exc:
+        assert 'cards = "french"' in str(exc) and "deal.toml" in str(exc), exc
+    else:
+        raise AssertionError("a French card was read in a German game")
+    doc = (ROOT / "docs" / "deal-format.md").read_text(encoding="utf-8")
+    from stich import GAMES
+    german = sorted(name for name, game in GAMES.items() if game.default_notation == "german")
+    row = next(line for line in doc.splitlines() if line.startswith("| `cards` |"))
+    assert all(name in row for name in german if name != "schafkopf2") and "schafkopf2" in row
+
+
+def test_p_dd_best_tells_the_cards_apart_under_the_default_objective():
+    """Every card of this deal wins on every layout (the same rung), so "optimal for the score"
+    is every card; P(dd best) follows the advice's order, the rung and then the total."""
+    data = json.loads(run("suggest", HIDDEN, "--json", "--jobs", "1").stdout)
+    shares = {card["card"]: card["p_best"] for card in data["cards"]}
+    assert len(set(shares.values())) > 1, shares
+    assert max(shares.values()) <= 1 and sum(shares.values()) >= 1 - 1e-9
+
+
+def test_ctrl_c_stops_a_study_in_this_process_without_out():
+    import signal
+    import time
+
+    from clirun import read_terminal_to_end, read_terminal_until, start_on_a_terminal
+    proc, terminal = start_on_a_terminal("tactic", "elfern.*", "--game", "elfern", "--deals", "30",
+                                         "--jobs", "1", stdout=subprocess.DEVNULL)
+    try:
+        read_terminal_until(terminal, "tactic:")
+        time.sleep(1)
+        pressed = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = read_terminal_to_end(terminal)
+    assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err[-500:])
+    assert time.monotonic() - pressed < 30
+
+
+def test_ctrl_c_in_the_player_s_view_of_a_replay_prints_the_replay(monkeypatch):
+    import stich.view.suggest as module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(module, "judge_play", interrupted)
+    result = run("replay", ROOT / "examples" / "scharwenzel-played.toml", "--view", "player", "--samples", "2")
+    assert result.exit_code == 130, result.output
+    assert "trick" in result.stdout and len(result.stdout.splitlines()) > 5
+    assert result.stderr.count("\n") == 1 and "replay above is complete" in result.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from stich.core._search import Engine
 from stich.core.anytime import Limits
@@ -46,6 +47,7 @@ class Table:
     ignored_play: bool                  # the deal had `play`; the table is of the deal as dealt
     planned: int = 0                    # cells the table has (fewer solved after Ctrl-C)
     stopped: str | None = None          # why a cell is partial: "nodes", "time", "interrupt"
+    rules_used: tuple[tuple[str, Any], ...] = ()   # rule options the table sets unlike the file's
 
     @property
     def exact(self) -> bool:
@@ -96,7 +98,18 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
                 continue                     # not decided: a cell is partial or missing
             best[seat] = max(SUITS, key=lambda s: (signed_score(_find(cells, s, leader).outcome, side),
                                                    _find(cells, s, leader).totals[side], -s))
-    return Table(deal, tuple(cells), best, bool(deal.play), len(plan), stopped)
+    return Table(deal, tuple(cells), best, bool(deal.play), len(plan), stopped, _rules_used(deal, plan))
+
+
+def _rules_used(deal: Deal, plan: list) -> tuple[tuple[str, Any], ...]:
+    """The rule options the cells are solved under that differ from the file's (a game may
+    tabulate another trump mode than the file's own): the report must say so."""
+    used: dict[str, Any] = {}
+    for _, _, changes in plan:
+        for name, value in (changes.get("rules") or {}).items():
+            if str(deal.options.get(name)) != str(value):
+                used[name] = value
+    return tuple(sorted(used.items()))
 
 
 def _trump_runs(plan: list) -> list[list]:

@@ -100,7 +100,21 @@ def parse_suit(text: str) -> int:
 
 
 def parse_card(text: str, notation: str = FRENCH) -> Card:
-    """Read one card in the given notation; suit symbols are read in either notation."""
+    """Read one card in the given notation; suit symbols are read in either notation.  A card
+    of the other notation is refused with the line that makes the file read it."""
+    try:
+        return _parse_card(text, notation)
+    except CardError as exc:
+        other = GERMAN if notation == FRENCH else FRENCH
+        try:
+            _parse_card(text, other)
+        except CardError:
+            raise exc from None
+        raise CardError(f"{exc}; a {other} card? the file reads {notation} letters: write "
+                        f"cards = \"{other}\" in it") from None
+
+
+def _parse_card(text: str, notation: str) -> Card:
     raw = text.strip()
     if not raw:
         raise CardError("empty card")

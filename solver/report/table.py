@@ -75,6 +75,11 @@ def table_report(table) -> str:
     """The double-dummy table as a grid: trumps down, first leaders across (Scharwenzel)."""
     deal = table.deal
     out = [headline(deal), ""]
+    if table.rules_used:
+        used = ", ".join(f"{name} = {value}" for name, value in table.rules_used)
+        mine = ", ".join(f"{name} = {deal.options.get(name)}" for name, _ in table.rules_used)
+        out += [f"Every row is solved with {used}, not the file's {mine}",
+                "(stich solve uses the file's rules).", ""]
     if table.ignored_play:
         out.append("(the table is of the deal as dealt: the cards in `play` are not played)")
     if not table.exact:
@@ -121,6 +126,7 @@ def table_json(table: Table) -> dict:
                    "nodes": c.nodes}
                   for c in table.cells],
         "best_trump": {str(seat): suit_name(suit, deal.notation) for seat, suit in table.best_trump.items()},
+        "rules_used": dict(table.rules_used),
         "ignored_play": table.ignored_play,
         **({} if table.exact else {"exact": False, "stopped": table.stopped,
                                    "cells_planned": table.planned}),

@@ -86,6 +86,8 @@ class DealWalk:
         try:
             line = self._guarded(self._perfect_line)
         except Stopped as stop:
+            if stop.reason == "interrupt":      # Ctrl-C is no limit: it stops the study
+                raise KeyboardInterrupt from None
             return DealRecord(None, [], {}, [], [], levels, self.session.engine.nodes, False, stop.reason)
         decisions, applied = self._decisions(line)
         perfect, totals = self._perfect_results(line)

@@ -86,6 +86,22 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     return rows
 
 
+def _best_counts(table: dict, cards: list, k: int, use_rank: bool, with_totals: bool) -> dict:
+    """On how many layouts each card is double-dummy best in the order the advice uses: the
+    outcome rung, then the side's total (under the score objective every card reaching the
+    same rung is "optimal", so that share alone would be 100% for every card of an easy deal)."""
+    def key(row) -> tuple:
+        if use_rank:
+            return (row[4], row[1]) if with_totals else (row[4],)
+        return (row[1],) if with_totals else (row[5],)
+    counts = dict.fromkeys(cards, 0)
+    for i in range(k):
+        top = max(key(table[card][i]) for card in cards)
+        for card in cards:
+            counts[card] += key(table[card][i]) == top
+    return counts
+
+
 NO_LADDER = object()     # layout_rungs: the game has no ladder here (exact totals decide)
 
 
@@ -251,6 +267,7 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
             table[card].append(by_card[card])
     use_rank = objective == "score" and all(r[4] is not None for rows in table.values() for r in rows)
     with_totals = all(r[1] is not None for rows in table.values() for r in rows)
+    best_on = _best_counts(table, cards, k, use_rank, with_totals)
     views = []
     for card in cards:
         rows = table[card]
@@ -260,7 +277,7 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
             if r[3] is not None:
                 levels[r[3]] = levels.get(r[3], 0) + 1 / k
         mean_rank = sum(r[4] for r in rows) / k if use_rank else None
-        views.append(CardView(card, mean, interval, sum(1 for r in rows if r[5]) / k, levels, mean_rank))
+        views.append(CardView(card, mean, interval, best_on[card] / k, levels, mean_rank))
 
     def key(v: CardView) -> tuple:
         if not with_totals:
