@@ -5,6 +5,8 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -25,7 +27,9 @@ from stich.study.study import (
     run_study,
     study_items_of,
 )
-from stich.study.summary import headline_width, summarise
+from stich.study.learn import held_out_rows, tactic_file_text
+from stich.study.learn import learn as learn_rules
+from stich.study.summary import headline_width, paired_rows, summarise
 from stich.tactics import REGISTRY, TacticError
 from stich.tactics.features import BUILTIN as BUILTIN_FEATURES
 from stich.tactics.loader import load_file
@@ -95,6 +99,20 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
                    "at most this many).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None, help="Worker processes (default: all cores).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS", help="Run on a Dask scheduler.")
+@click.option("--paired", is_flag=True,
+              help="Play every listed tactic on the same deals by the same seats from the same start, "
+                   "and compare each pair: the paired difference in cost, its interval and test.")
+@click.option("--learn", is_flag=True,
+              help="Learn when following the one tactic named is right (a decision tree of depth 1-3 "
+                   "over the features the mover sees; needs scikit-learn: pip install \"stich[learn]\"), "
+                   "and play each rule on held-out deals beside the old advice and a random card.")
+@click.option("--holdout", "holdout_count", type=click.IntRange(1, MAX_DEALS), default=None,
+              help="With --learn: held-out deals (default: as many as learned from).")
+@click.option("--holdout-seed", type=int, default=None,
+              help="With --learn: the held-out deals' seed (default: --seed + 1); they are dealt "
+                   "like --game and --where, never from --from.")
+@click.option("--learned-file", type=click.Path(dir_okay=False), default=None, metavar="FILE.py",
+              help="With --learn: write the learned rules here as a tactic file (rerun with --tactic-file).")
 @rule_option
 @click.option("--list", "list_only", is_flag=True, help="List the known tactics and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
@@ -102,7 +120,8 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
 @limit_options
 def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, by, out,
                    examples_dir, cx_dir, cx_count, plot_path, until_width, view, samples, jobs,
-                   dask_address, rules, list_only, as_json, quiet, node_limit, time_limit) -> None:
+                   dask_address, paired, learn, holdout_count, holdout_seed, learned_file, rules,
+                   list_only, as_json, quiet, node_limit, time_limit) -> None:
     """Test playing advice (tactics) against perfect play, as a player would follow it.
 
     A tactic sees only what the mover sees (his own visible cards, face-up cards, the cards
@@ -134,14 +153,24 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     tactics = _tactics(names, extra, tactic_file)
     if by is not None and by not in BUILTIN_FEATURES and by not in features:
         fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
+    if learn and (len(tactics) != 1 or tactics[0].sees_all):
+        fail("--learn: name exactly one tactic, one that reads only what the mover sees")
     settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
-                             samples=samples, seed=seed, limits=limits_of(node_limit, time_limit))
+                             samples=samples, seed=seed, limits=limits_of(node_limit, time_limit),
+                             paired=paired)
     items = _items(settings, game, count, seed, wheres, from_dirs, rules)
     unit = loads(items[0].text, items[0].id).rule_set.unit if items else None
     run = _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, quiet)
     records = records_of(run.used_lines())
     summary = summarise(records, tactics, seed, objective, unit, by, [*BUILTIN_FEATURES, *features])
     summary["stopped_early"] = run.stopped_early
+    if paired:
+        summary["paired"] = [row.as_json() for row in paired_rows(records, list(settings.tactics), seed)]
+    if learn:
+        game = game or (items[0].game if items else None)
+        held = HeldOut(game, holdout_count or len(items), seed + 1 if holdout_seed is None else holdout_seed,
+                       wheres, rules, learned_file, f"{out}.held-out" if out else None)
+        summary["learned"] = _learn(records, settings, held, jobs, dask_address, quiet)
     _write_examples(summary, records, tactics, examples_dir, cx_dir, cx_count, seed)
     game_name = game or (items[0].game if items else None)
     if plot_path:
@@ -154,6 +183,44 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
         sys.exit(EXIT_OTHER)
     if any(any(row["not_exact"].values()) for row in summary["tactics"]):
         sys.exit(EXIT_PARTIAL)
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """How --learn deals its held-out deals, and where it writes the rules and their records."""
+
+    game: str | None
+    count: int
+    seed: int
+    wheres: tuple[str, ...]
+    rules: tuple[str, ...]
+    learned_file: str | None
+    out: str | None
+
+
+def _learn(records, settings: StudySettings, held: HeldOut, jobs, dask_address, quiet) -> list[dict]:
+    """Learn rules from the study's records, write them as a tactic file, and play them with the
+    old advice on held-out deals dealt with their own seed."""
+    base = settings.tactics[0]
+    try:
+        learned = learn_rules(records, base, settings.seed)
+    except ImportError:
+        fail("--learn: needs scikit-learn (pip install \"stich[learn]\")")
+    if not learned:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = held.learned_file or str(Path(tmp) / "learned.py")
+        try:
+            Path(path).write_text(tactic_file_text(learned, held.game, settings.tactic_file), encoding="utf-8")
+        except OSError as exc:
+            fail(f"--learned-file {path}: cannot write it: {exc}")
+        names = (base, *(rule.name for rule in learned))
+        test = replace(settings, tactics=names, tactic_file=path, seed=held.seed, paired=True, first=False)
+        items = _items(test, held.game, held.count, held.seed, held.wheres, (), held.rules)
+        run = _run(items, test, [], None, None, held.out, jobs, dask_address, quiet)
+        how = {"game": held.game, "seed": held.seed, "deals": len(items), "where": list(held.wheres)}
+        rows = held_out_rows(records_of(run.used_lines()), learned, held.seed, how)
+    return [row.as_json() for row in rows]
 
 
 def _loaded(tactic_file: str | None) -> tuple[dict, dict]:

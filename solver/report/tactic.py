@@ -63,6 +63,81 @@ def _game_prefix(summary: dict) -> str | None:
     return games.pop() if len(games) == 1 else None
 
 
+# --- the answer: the player's question and one answer, first --------------------------------------
+
+QUESTIONS = {
+    "schafkopf2.bare_ten.lead_at_once": ("You hold a bare ten among your face-up cards and are to lead",
+                                         "leading it at once"),
+    "schafkopf2.bare_ten.lead_when_it_wins": ("You hold a bare ten and are to lead",
+                                              "leading it only when no card in sight can beat it"),
+    "schafkopf2.bare_ten.asap": ("You hold a bare ten", "bringing it home at the first chance"),
+    "schafkopf2.bare_ten.first_winning_trick": ("You hold a bare ten and follow to a trick it wins",
+                                                "playing it there"),
+}
+LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
+               "win": "the game"}
+SOUND_BEST, SOUND_COST = 0.5, 1.0
+SOUND_RULE = (f"sound: the advised card is the best card at least {SOUND_BEST:.0%} of the time at its first "
+              f"decision, and a whole deal by it costs at most {SOUND_COST:g} {{unit}} against perfect play")
+
+
+def question(row: dict) -> tuple[str, str]:
+    """(the player's question, what following the advice is called) of a tactic."""
+    if row["tactic"] in QUESTIONS:
+        return QUESTIONS[row["tactic"]]
+    return f"When the advice \"{row['summary'].rstrip('.')}\" applies", "following it"
+
+
+def answer(row: dict) -> str:
+    """The question and one answer, its population named: the whole-deal cost with its
+    interval, how often the advised card is the best, a random card's cost, what the mover
+    saw, the outcomes lost in the game's words, and the verdict by ``SOUND_RULE``."""
+    d, policy = _digits(row["unit"]), row["policy"]
+    unit = UNIT_WORDS.get(row["unit"], row["unit"] or "")
+    asked, doing = question(row)
+    if not policy["deals"]:
+        return f"{asked}? The advice never applied in these {row['deals']} deals."
+    cost, best = policy["cost"]["uniform"], row["oneoff"][0]["best_by_points"]["advised"]
+    text = (f"{asked}: {doing} costs {_range(cost, d)} {unit} a deal against perfect play; the card it "
+            f"advises is the best card {_share(best)} of the time; a random card costs "
+            f"{_x(policy['cost']['random']['mean'], d)}.")
+    text += _situations(row, d) + _levels(policy)
+    sound = best.get("mean") is not None and best["mean"] >= SOUND_BEST and cost["mean"] <= SOUND_COST
+    text += (f" By the rule \"{SOUND_RULE.format(unit=unit)}\" it is {'sound' if sound else 'unsound'}."
+             f" [{policy['deals']} deals of this study where it applied, {policy['runs']} seats; the best-card "
+             f"share at the first decision, {row['oneoff'][0]['deals']} deals]")
+    return text
+
+
+def _range(part: dict, digits: int) -> str:
+    low, high = part["interval"]
+    return _x(part["mean"], digits) + ("" if low is None else f" ({_x(low, digits)}–{_x(high, digits)})")
+
+
+def _share(part: dict) -> str:
+    return "–" if part.get("mean") is None else f"{100 * part['mean']:.0f}%"
+
+
+def _situations(row: dict, d: int) -> str:
+    """' By what the opponent shows: must follow under 1.1 (a random card 10.6; 23 deals), ...'."""
+    found = row.get("situations")
+    if not found or not found["groups"]:
+        return ""
+    what = {"opponent_shows": "what the opponent shows", "card_wins": "whether the card wins"}[found["feature"]]
+    parts = [f"{g['value']} {_x(g['cost']['mean'], d)} (a random card {_x(g['random']['mean'], d)}; "
+             f"{g['deals']} deal{'s' if g['deals'] != 1 else ''})"
+             for g in sorted(found["groups"], key=lambda g: g["cost"]["mean"])]
+    return f" By {what} at its first use: " + ", ".join(parts) + "."
+
+
+def _levels(policy: dict) -> str:
+    lost = policy.get("levels_lost", {}).get("uniform", {})
+    if not lost:
+        return ""
+    words = ", ".join(f"{LEVEL_WORDS.get(level, level)} in {100 * share:.0f}%" for level, share in lost.items())
+    return f" Against perfect play it loses {words} of the deals."
+
+
 # --- a sentence per tactic -----------------------------------------------------------------------
 
 def sentence(row: dict) -> str:
@@ -126,7 +201,8 @@ def outcome_table(summary: dict, prefix: str | None) -> str | None:
             continue
         lost = t["policy"].get("levels_lost", {}).get("uniform", {})
         rows.append([_short(t["tactic"], prefix), _pct(worse["uniform"]), _pct(worse["random"]),
-                     ", ".join(f"{level} {100 * share:.0f}%" for level, share in lost.items()) or "–"])
+                     ", ".join(f"{LEVEL_WORDS.get(level, level)} {100 * share:.0f}%"
+                               for level, share in lost.items()) or "–"])
     if not rows:
         return None
     return tabulate(rows, headers=["tactic", "worse outcome: advice", "random card",
@@ -231,6 +307,49 @@ def conditional_text(summary: dict, prefix: str | None) -> str | None:
                   "exploratory: many situations are looked at):") + "\n" + "\n".join(lines))
 
 
+def paired_text(summary: dict, prefix: str | None) -> str | None:
+    """Each pair of tactics played on the same deals by the same seats (``--paired``)."""
+    pairs = summary.get("paired")
+    if not pairs:
+        return None
+    d = _digits(summary.get("unit"))
+    rows = [[_short(p["a"], prefix), _short(p["b"], prefix), p["deals"], p["seats"], _ci(p["cost_a"], d),
+             _ci(p["cost_b"], d), _ci(p["difference"], d),
+             f"{p['difference']['lower']}/{p['difference']['equal']}/{p['difference']['higher']}",
+             p_text(p["difference"].get("p_holm", p["difference"]["p"]))] for p in pairs]
+    return (_fill("Paired: every tactic played on the same deals by the same seats from the same start "
+                  f"(estimand: {pairs[0]['estimand']}). a − b < 0: a costs less; deals a lower / equal / "
+                  "higher; p from a sign-flip test over deals, Holm over the pairs.") + "\n"
+            + tabulate(rows, headers=["a", "b", "deals", "seats", "cost a", "cost b", "a − b", "deals </=/>",
+                                      "p Holm"], tablefmt="simple", disable_numparse=True))
+
+
+def learned_text(summary: dict, prefix: str | None) -> str | None:
+    """The rules ``--learn`` found, each with its cost on held-out deals."""
+    learned = summary.get("learned")
+    if learned is None:
+        return None
+    if not learned:
+        return "Learned rules: none (the advice never applied with another card to play)."
+    d = _digits(summary.get("unit"))
+    held = learned[0]["held_out"]
+    where = "".join(f" --where {w!r}" for w in held["where"])
+    lines = [_fill(f"Learned rules (a decision tree of depth 1-3 over what the mover sees, fitted on "
+                   f"{learned[0]['learned_on']['decisions']} decisions of {learned[0]['learned_on']['deals']} "
+                   f"deals), each played on {held['deals']} held-out deals (stich deal --game {held['game']} "
+                   f"--seed {held['seed']}{where}), never used to learn it:")]
+    for row in learned:
+        lines.append(_fill(f"  {_short(row['name'], 'learned')}: {row['rule']}."))
+    rows = [[_short(r["name"], "learned"), r["policy"]["deals"], _ci(r["policy"], d), _ci(r["baseline"], d),
+             _ci(r["random"], d), _ci(r["vs_baseline"], d), p_text(r["vs_baseline"].get("p_holm"))]
+            for r in learned]
+    lines.append(tabulate(rows, headers=["rule", "deals", "rule", "old advice", "random card",
+                                         "rule − old advice", "p Holm"], tablefmt="simple",
+                          disable_numparse=True))
+    lines.append(_fill(f"  (estimand: {learned[0]['estimand']}; the same deals and seats in every column)"))
+    return "\n".join(lines)
+
+
 def _fill(text: str) -> str:
     return textwrap.fill(text, WIDTH, subsequent_indent="    " if text.startswith("  ") else "  ")
 
@@ -242,6 +361,7 @@ def tactic_report(summary: dict, game: str | None = None) -> str:
              f"costs in {unit}; [95% intervals] over deals (bootstrap), p from a sign-flip test over deals "
              f"(Holm over the tactics)")
     parts = [_fill(title), ""]
+    parts += [_fill(answer(t)) for t in summary["tactics"]] + [""]
     parts += [_fill(sentence(t)) for t in summary["tactics"]]
     parts += ["", _fill("Following the advice for a whole deal: the cost against perfect play (estimand: the "
                         "whole deal played by the advice, each deal once as the mean over the seats it "
@@ -261,7 +381,8 @@ def tactic_report(summary: dict, game: str | None = None) -> str:
     if player:
         parts += ["", _fill("From the player's view (expected loss over the layouts the mover cannot tell "
                             "apart):"), player]
-    for extra in (by_tables(summary, prefix), conditional_text(summary, prefix)):
+    for extra in (paired_text(summary, prefix), learned_text(summary, prefix), by_tables(summary, prefix),
+                  conditional_text(summary, prefix)):
         if extra:
             parts += ["", extra]
     left = _left_out(summary)

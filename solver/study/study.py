@@ -41,6 +41,7 @@ class StudySettings:
     view: str = "double-dummy"          # or "player": each choice also from the mover's view
     samples: int = 20                   # layouts per decision of the player's view
     seed: int = 0                       # the policies' picks and the player's view's sampling
+    paired: bool = False                # every tactic played by every seat any of them advised
 
     def fingerprint(self) -> str:
         digest = file_digest(self.tactic_file) if self.tactic_file else ""
@@ -49,11 +50,13 @@ class StudySettings:
             key.append([self.limits.nodes, self.limits.seconds])
         if self.view == "player":
             key += ["player", self.samples]
+        if self.paired:
+            key.append("paired")
         return json.dumps(key)
 
     @property
     def walk(self) -> WalkSettings:
-        return WalkSettings(self.objective, self.first, self.seed, self.limits)
+        return WalkSettings(self.objective, self.first, self.seed, self.limits, self.paired)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from .records import DealRecord, Decision, Run
 from .stats import (
     BREAKDOWN_RESAMPLES,
     RESAMPLES,
+    Comparison,
     Estimate,
     compare,
     holm,
@@ -144,11 +145,12 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
     pairs = []
     for deal_id, _, record in records:
         by_seat = defaultdict(dict)
+        applied = {run.seat for run in record.runs if run.tactic == name and run.policy == "uniform" and run.applied}
         for run in record.runs:
             if run.tactic == name and run.result is not None:
                 by_seat[run.seat][run.policy] = run_score(deal_id, record, run)
         for seat, scores in by_seat.items():
-            if "uniform" in scores and "random" in scores:
+            if "uniform" in scores and "random" in scores and seat in applied:
                 pairs.append((scores["uniform"], scores["random"]))
                 for policy, score in scores.items():
                     runs[policy].append(score)
@@ -293,7 +295,31 @@ def summarise_tactic(records: Records, tactic: Tactic, seed: int, objective: str
             for part in [only(mine, tactic.name, by, value)]]}
     if features:
         row["conditional"] = conditional(mine, tactic.name, features, key)
+    situations = situation_rows(mine, tactic.name, key)
+    if situations:
+        row["situations"] = situations
     return row
+
+
+SITUATIONS = ("opponent_shows", "card_wins")      # what a player asks first, at a lead / a follow
+
+
+def situation_rows(records: Records, name: str, seed: str) -> dict | None:
+    """The whole-deal cost split by what the mover saw at his first use of the advice (the
+    first feature of ``SITUATIONS`` that takes two values or more there)."""
+    for feature in SITUATIONS:
+        values = [v for v in feature_values(records, name, feature) if v is not None]
+        if len(values) < 2:
+            continue
+        groups = []
+        for value in values:
+            table = policy_table(only(records, name, feature, value), name, f"{seed}:{feature}={value}",
+                                 BREAKDOWN_RESAMPLES)
+            if table["deals"]:
+                groups.append({"value": value, "deals": table["deals"], "cost": table["cost"]["uniform"],
+                               "random": table["cost"]["random"]})
+        return {"feature": feature, "groups": groups}
+    return None
 
 
 def signature(records: Records, name: str) -> tuple:
@@ -345,3 +371,63 @@ def headline_width(row: dict) -> float:
         return float("inf")
     low, high = diff["interval"]
     return high - low
+
+
+# --- paired comparisons --------------------------------------------------------------------------------
+
+PAIRED_ESTIMAND = ("whole deal played by each tactic, on the same deals by the same seats from the same "
+                   "start (each deal: the mean over those seats of the difference in cost; deals "
+                   "weighted equally)")
+
+
+@dataclass
+class PairedRow:
+    """Tactic ``a`` against tactic ``b`` on the same deals and seats: each one's cost (the
+    uniform pick among its advised cards) and the paired difference a - b with its interval
+    and sign-flip test (``p_holm``: Holm over every pair of the study)."""
+
+    a: str
+    b: str
+    deals: int
+    seats: int
+    cost_a: Estimate
+    cost_b: Estimate
+    difference: Comparison
+    p_holm: float | None = None
+    estimand: str = PAIRED_ESTIMAND
+
+    def as_json(self) -> dict:
+        return {"a": self.a, "b": self.b, "estimand": self.estimand, "deals": self.deals, "seats": self.seats,
+                "cost_a": self.cost_a.as_json(), "cost_b": self.cost_b.as_json(),
+                "difference": {**self.difference.as_json(), "p_holm": self.p_holm}}
+
+
+def seat_costs(records: Records, name: str, policy: str = "uniform") -> dict[tuple[str, int], float]:
+    """(deal, seat) -> what the tactic's run by ``policy`` cost there (exact runs only)."""
+    return {(deal_id, run.seat): run_score(deal_id, record, run).cost
+            for deal_id, _, record in records for run in record.runs
+            if run.tactic == name and run.policy == policy and run.result is not None}
+
+
+def paired_row(records: Records, a: str, b: str, seed: str, resamples: int = RESAMPLES) -> PairedRow:
+    """One pair on the (deal, seat)s both were played by; each deal once, the mean over its seats."""
+    first, second = seat_costs(records, a), seat_costs(records, b)
+    common = [key for key in first if key in second]
+    per = [(key[0], first[key], second[key]) for key in common]
+    cost_a = per_deal(per, lambda x: x[1], lambda x: x[0])
+    cost_b = per_deal(per, lambda x: x[2], lambda x: x[0])
+    deals = list(cost_a)
+    return PairedRow(a, b, len(deals), len(common),
+                     mean_over_deals([cost_a[k] for k in deals], f"{seed}:{a}", resamples),
+                     mean_over_deals([cost_b[k] for k in deals], f"{seed}:{b}", resamples),
+                     compare([cost_a[k] for k in deals], [cost_b[k] for k in deals], f"{seed}:{a}-{b}", resamples))
+
+
+def paired_rows(records: Records, names: list[str], seed: int | str) -> list[PairedRow]:
+    """Every pair of the tactics, in the order given, with Holm over the pairs."""
+    mine = [(i, t, r) for i, t, r in records if r.exact]
+    rows = [paired_row(mine, a, b, f"{seed}:paired") for k, a in enumerate(names) for b in names[k + 1:]]
+    family = [row for row in rows if row.deals]
+    for row, p in zip(family, holm([row.difference.p for row in family])):
+        row.p_holm = p
+    return rows
