@@ -163,25 +163,25 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     run = _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, quiet)
     records = records_of(run.used_lines())
     summary = summarise(records, tactics, seed, objective, unit, by, [*BUILTIN_FEATURES, *features])
-    summary["stopped_early"] = run.stopped_early
+    summary.stopped_early = run.stopped_early
     if paired:
-        summary["paired"] = [row.as_json() for row in paired_rows(records, list(settings.tactics), seed)]
+        summary.paired = paired_rows(records, list(settings.tactics), seed)
     if learn:
         game = game or (items[0].game if items else None)
         held = HeldOut(game, holdout_count or len(items), seed + 1 if holdout_seed is None else holdout_seed,
                        wheres, rules, learned_file, f"{out}.held-out" if out else None)
-        summary["learned"] = _learn(records, settings, held, jobs, dask_address, quiet)
+        summary.learned = _learn(records, settings, held, jobs, dask_address, quiet)
     _write_examples(summary, records, tactics, examples_dir, cx_dir, cx_count, seed)
     game_name = game or (items[0].game if items else None)
     if plot_path:
         _plot(summary, plot_path, game_name)
     if as_json:
-        emit_json(summary)
+        emit_json(summary.as_json())
     else:
         click.echo(tactic_report(summary, game_name))
     if run.failed:
         sys.exit(EXIT_OTHER)
-    if any(any(row["not_exact"].values()) for row in summary["tactics"]):
+    if any(row.not_exact.any() for row in summary.tactics):
         sys.exit(EXIT_PARTIAL)
 
 
@@ -198,7 +198,7 @@ class HeldOut:
     out: str | None
 
 
-def _learn(records, settings: StudySettings, held: HeldOut, jobs, dask_address, quiet) -> list[dict]:
+def _learn(records, settings: StudySettings, held: HeldOut, jobs, dask_address, quiet) -> list:
     """Learn rules from the study's records, write them as a tactic file, and play them with the
     old advice on held-out deals dealt with their own seed."""
     base = settings.tactics[0]
@@ -219,8 +219,7 @@ def _learn(records, settings: StudySettings, held: HeldOut, jobs, dask_address, 
         items = _items(test, held.game, held.count, held.seed, held.wheres, (), held.rules)
         run = _run(items, test, [], None, None, held.out, jobs, dask_address, quiet)
         how = {"game": held.game, "seed": held.seed, "deals": len(items), "where": list(held.wheres)}
-        rows = held_out_rows(records_of(run.used_lines()), learned, held.seed, how)
-    return [row.as_json() for row in rows]
+        return held_out_rows(records_of(run.used_lines()), learned, held.seed, how)
 
 
 def _loaded(tactic_file: str | None) -> tuple[dict, dict]:
@@ -297,7 +296,7 @@ def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, q
     stop = None
     if until_width is not None:
         def stop(lines):
-            rows = summarise(records_of(lines), tactics, settings.seed, settings.objective, unit)["tactics"]
+            rows = summarise(records_of(lines), tactics, settings.seed, settings.objective, unit).tactics
             return all(headline_width(row) < until_width for row in rows)
 
     bar = Bar("tactic", "deals", enabled=not quiet)
@@ -328,11 +327,11 @@ def _write_examples(summary, records, tactics, examples_dir, cx_dir, count: int,
             for name, text in example_files(records, t.name, kinds, count, seed):
                 (Path(directory) / name).write_text(text, encoding="utf-8")
                 written.append(str(Path(directory) / name))
-        summary[key] = written
+        summary.files[key] = written
 
 
-def _plot(summary: dict, path: str, game: str | None) -> None:
-    if not any(t["policy"]["deals"] for t in summary["tactics"]):
+def _plot(summary, path: str, game: str | None) -> None:
+    if not any(t.policy.deals for t in summary.tactics):
         click.echo(f"stich: --plot {path}: no tactic applied in these deals: nothing to plot", err=True)
         return
     try:

@@ -112,7 +112,7 @@ def test_paired_runs_count_only_seats_where_the_advice_applied_in_its_own_table(
                                  r.runs + [Run(q.tactic, q.seat, "random", q.result, q.applied, q.advised,
                                                q.chosen, q.line, {}) for q in r.runs], r.levels))
                for i, x, r in paired_records()]
-    policy = summarise(records, [t], 0, "total", "points")["tactics"][0]["policy"]
+    policy = summarise(records, [t], 0, "total", "points").as_json()["tactics"][0]["policy"]
     assert policy["runs"] == 3                         # deal b's seat 2 never followed b
     assert policy["cost"]["uniform"]["mean"] == pytest.approx((0 + 4 + 3) / 3)
 

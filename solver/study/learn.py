@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from stich.tactics.features import BUILTIN, SHOWS
 
 from .stats import Comparison, Estimate, holm, mean_over_deals
+from .tables import Estimand
 from .summary import Records, decision_score, paired_row, per_deal, seat_costs
 
 DEPTHS = (1, 2, 3)
@@ -223,8 +224,7 @@ def tactic_file_text(rules: list[Rule], game: str | None, base_file: str | None)
 
 # --- the rules on held-out deals ------------------------------------------------------------------------
 
-HELD_OUT_ESTIMAND = ("whole deal played by the rule, on held-out deals (never used to learn it), by the "
-                     "seats the old advice applied to; each deal once, the mean over those seats")
+HELD_OUT_ESTIMAND = Estimand.HELD_OUT
 
 
 @dataclass
@@ -239,10 +239,10 @@ class LearnedRule:
     vs_baseline: Comparison
     held_out: dict                # how the held-out deals were dealt
     p_holm: float | None = None
-    estimand: str = HELD_OUT_ESTIMAND
+    estimand: Estimand = HELD_OUT_ESTIMAND
 
     def as_json(self) -> dict:
-        return {**self.rule.as_json(), "estimand": self.estimand, "held_out": self.held_out,
+        return {**self.rule.as_json(), "estimand": str(self.estimand), "held_out": self.held_out,
                 "policy": self.policy.as_json(), "baseline": self.baseline.as_json(),
                 "random": self.random.as_json(),
                 "vs_baseline": {**self.vs_baseline.as_json(), "p_holm": self.p_holm}}
