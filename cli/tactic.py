@@ -151,10 +151,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
         _list(extra)
         return
     tactics = _tactics(names, extra, tactic_file)
-    if by is not None and by not in BUILTIN_FEATURES and by not in features:
-        fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
-    if learn and (len(tactics) != 1 or tactics[0].sees_all):
-        fail("--learn: name exactly one tactic, one that reads only what the mover sees")
+    _check_options(by, features, learn, tactics)
     settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
                              samples=samples, seed=seed, limits=limits_of(node_limit, time_limit),
                              paired=paired)
@@ -172,7 +169,18 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
                        wheres, rules, learned_file, f"{out}.held-out" if out else None)
         summary.learned = _learn(records, settings, held, jobs, dask_address, quiet)
     _write_examples(summary, records, tactics, examples_dir, cx_dir, cx_count, seed)
-    game_name = game or (items[0].game if items else None)
+    _output(summary, run, game or (items[0].game if items else None), plot_path, as_json)
+
+
+def _check_options(by: str | None, features: dict, learn: bool, tactics: list) -> None:
+    if by is not None and by not in BUILTIN_FEATURES and by not in features:
+        fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
+    if learn and (len(tactics) != 1 or tactics[0].sees_all):
+        fail("--learn: name exactly one tactic, one that reads only what the mover sees")
+
+
+def _output(summary, run, game_name: str | None, plot_path: str | None, as_json: bool) -> None:
+    """The plot, the report (or JSON), and the exit status."""
     if plot_path:
         _plot(summary, plot_path, game_name)
     if as_json:
