@@ -135,40 +135,44 @@ def learning_records(n: int = 12):
     return out
 
 
+def others(text, record, d):
+    """The fallback of the hand-computed cases: every other card."""
+    return [i for i in range(len(d.cards)) if i not in d.advice["t"]]
+
+
 def test_examples_label_and_weight_each_decision():
-    data = examples(learning_records(2), "t")
+    data = examples(learning_records(2), "t", others)
     assert [(e.right, e.weight) for e in data] == [(True, pytest.approx(4.0)), (False, pytest.approx(6.0))]
 
 
 def test_a_tree_finds_the_rule_that_separates_the_cases():
-    rules = learn(learning_records(), "t", 0)
+    rules = learn(learning_records(), "t", 0, others)
     assert rules and rules[0].depth == 1
     # two words only: "is must follow under" and "is not holds the Ace" are the same split
     assert rules[0].paths in (((("opponent_shows", "==", "must follow under"),),),
                               ((("opponent_shows", "!=", "holds the Ace"),),))
-    assert rules[0].sentence in ("follow t when the opponent must follow under it; otherwise play another card",
-                                 "follow t when the opponent does not show the suit's Ace; otherwise play "
-                                 "another card")
+    assert rules[0].sentence.split("; otherwise")[0] in ("follow t when the opponent must follow under it",
+                                                         "follow t when the opponent does not show the suit's Ace")
     assert len(rules) == 1                          # deeper trees say the same: one rule
     assert follows({"opponent_shows": "must follow under"}, rules[0].paths)
     assert not follows({"opponent_shows": "holds the Ace"}, rules[0].paths)
 
 
 def test_sentences_of_numbers_and_of_no_condition():
-    assert sentence("schafkopf2.bare_ten.lead_at_once", ((("trumps_unseen", "<=", 3),),)) == (
-        "lead the bare ten when at most 3 trumps are still unseen; otherwise play another card")
+    assert sentence("schafkopf2.bare_ten.lead_at_once", ((("trumps_unseen", "<=", 3),),)).startswith(
+        "lead the bare ten when at most 3 trumps are still unseen; otherwise lead a card nothing in sight can beat")
     assert sentence("x", ((),)).startswith("always follow x")
     assert sentence("x", ()).startswith("never follow x")
 
 
-def test_a_learned_rule_plays_the_advice_or_another_card():
+def test_a_learned_rule_plays_the_advice_or_a_card_nothing_in_sight_beats():
     rule = learned_tactic("r", "schafkopf2.bare_ten.lead_at_once",
                           [[["opponent_shows", "==", "must follow under"]]])
     under = view_of(schafkopf2(UP1, "G8 G9 E8 EK R8 R9 E9 R7"))
-    ace = view_of(schafkopf2(UP1, "GA G8 E8 EK R8 R9 E9 R7"))
+    ace = view_of(schafkopf2(UP1, "GA G8 E8 EK R8 R9 E9 RA"))
     assert [str(c) for c in rule(under)] == ["G10"]
-    other = [str(c) for c in rule(ace)]
-    assert "G10" not in other and len(other) == len(ace.legal) - 1
+    # the opponent shows no trump, so every trump of seat 1 is safe; his Rot Ace beats the Rot King
+    assert [str(c) for c in rule(ace)] == ["RO", "SK", "S9", "GU", "S8", "GO"]
 
 
 def test_a_learned_rule_file_loads_as_tactics(tmp_path):

@@ -4,11 +4,12 @@ advice right?
 The data: every exact decision on the optimal lines of the learning deals where the advice
 applied, with the features the mover sees there (``tactics.features``).  Following it is
 *right* there when a uniformly chosen advised card gives away no more (its regret, in the
-game's unit, against the best card under perfect play) than a uniformly chosen other legal
-card; each decision is weighted by how much the choice matters (the difference of the two
+game's unit, against the best card under perfect play) than a uniformly chosen card of the
+rule's fallback (``tactics.learned.fallback``: at a lead another card nothing in sight can
+beat, else any other card); each decision is weighted by how much the choice matters (the difference of the two
 regrets), so that a tree spends its splits on costly mistakes.  A scikit-learn decision tree
 of depth 1, 2 and 3 is fitted; each distinct tree becomes a rule (``tactics.learned``): follow
-the advice where the tree says right, else play another card.  The rules are then played by
+the advice where the tree says right, else play the fallback.  The rules are then played by
 the policy study on held-out deals, never used to learn them (``summary.learned_rows``).
 """
 
@@ -16,14 +17,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Callable
 
+from stich.deals.deal import loads
+from stich.model.cards import parse_card
 from stich.tactics.features import BUILTIN, SHOWS
+from stich.tactics.learned import fallback
+from stich.tactics.view import player_view
 
+from .records import DealRecord, Decision
 from .stats import Comparison, Estimate, holm, mean_over_deals
-from .tables import Estimand
 from .summary import Records, decision_score, paired_row, per_deal, seat_costs
+from .tables import Estimand
 
 DEPTHS = (1, 2, 3)
+OTHERWISE = "lead a card nothing in sight can beat (any other card if none; when following, another card)"
 MIN_LEAF = 5                  # decisions a leaf holds at least (and a twentieth of the data)
 
 ACTIONS = {"schafkopf2.bare_ten.lead_at_once": "lead the bare ten",
@@ -64,16 +72,28 @@ class Example:
     weight: float                 # |advised regret - other cards' regret|, in the game's unit
 
 
-def examples(records: Records, name: str) -> list[Example]:
+def fallback_cards(text: str, record: DealRecord, d: Decision) -> list[int]:
+    """The indices (into ``d.cards``) of the rule's fallback at a decision, from the mover's
+    view there (``tactics.learned.fallback``)."""
+    deal = loads(text, "learn")
+    view = player_view(deal.after([parse_card(c, deal.notation) for c in record.line[:d.ply]]))
+    by_text = {c.text(deal.notation): c for c in view.legal}
+    advised = [by_text[d.cards[i]] for i in d.advice[next(iter(d.advice))]] if len(d.advice) == 1 else None
+    if advised is None:
+        raise ValueError("learning reads decisions of one tactic")
+    return [d.cards.index(c.text(deal.notation)) for c in fallback(view, advised)]
+
+
+def examples(records: Records, name: str, fallback_of: Callable = fallback_cards) -> list[Example]:
     """The decisions where the advice applied (exact, and with another card to play)."""
     out = []
-    for deal_id, _, record in records:
+    for deal_id, text, record in records:
         for d in record.decisions:
             advised = d.advice.get(name)
             if not d.exact or not advised or len(advised) == len(d.cards):
                 continue
             score = decision_score(deal_id, d, name)
-            rest = [i for i in range(len(d.cards)) if i not in advised]
+            rest = fallback_of(text, record, d)
             other = sum(max(d.totals) - d.totals[i] for i in rest) / len(rest)
             out.append(Example(deal_id, d.features, score.advised_regret <= other,
                                abs(score.advised_regret - other)))
@@ -129,10 +149,10 @@ class Rule:
                 "learned_on": {"decisions": self.decisions, "deals": self.deals}}
 
 
-def learn(records: Records, base: str, seed: int) -> list[Rule]:
+def learn(records: Records, base: str, seed: int, fallback_of: Callable = fallback_cards) -> list[Rule]:
     """The distinct rules of trees of depth 1, 2 and 3 (sklearn imported here only)."""
     from sklearn.tree import DecisionTreeClassifier
-    data = examples([(i, t, r) for i, t, r in records if r.exact], base)
+    data = examples([(i, t, r) for i, t, r in records if r.exact], base, fallback_of)
     if len({e.right for e in data}) < 2:
         return [_rule(base, 1, ((),) if data and data[0].right else (), data)] if data else []
     columns = Columns.of(data, list(BUILTIN))
@@ -201,9 +221,9 @@ def sentence(base: str, paths: tuple) -> str:
     if paths == ((),):
         return f"always {action} (the old advice)"
     if not paths:
-        return f"never {action}: play another card"
+        return f"never {action}: {OTHERWISE}"
     when = "; or when ".join(" and ".join(phrase(t) for t in path) for path in paths)
-    return f"{action} when {when}; otherwise play another card"
+    return f"{action} when {when}; otherwise {OTHERWISE}"
 
 
 def tactic_file_text(rules: list[Rule], game: str | None, base_file: str | None) -> str:

@@ -5,9 +5,11 @@ A rule is an old tactic (its *base*) and a condition in disjunctive form: a list
 each a list of tests ``(feature, op, value)`` on the decision's features
 (``features.describe`` of the base's advised cards), ``op`` one of ``==``, ``!=``, ``<=``,
 ``>``.  Where the base is silent the rule is silent; where it advises and some path holds,
-the rule advises the same cards; elsewhere it advises every other legal card (a player who
-leaves the advice aside still has to play something he can see, so the rule is never
-silent where its base speaks).  ``stich tactic --learn`` writes rules as tactic files made of
+the rule advises the same cards; elsewhere it advises the *fallback*: at a lead, the other
+cards that no card the opponents may hold can beat (``PlayerView.may_beat``), or every other
+card when there is none; when following, every other card (a player who leaves the advice
+aside still has to play something he can see, so the rule is never silent where its base
+speaks).  ``stich tactic --learn`` writes rules as tactic files made of
 ``learned_tactic`` calls; they rerun like any other.
 """
 
@@ -43,6 +45,15 @@ def follows(features: dict, paths: Sequence[Sequence[Sequence]]) -> bool:
     return any(all(holds(features, test) for test in path) for path in paths)
 
 
+def fallback(view, advised) -> list:
+    """What the rule plays where it leaves the advice aside (see the module doc)."""
+    others = [c for c in view.legal if c not in advised]
+    if view.is_lead:
+        safe = [c for c in others if not any(view.may_beat(s, c) for s in view.opponents())]
+        return safe or others
+    return others
+
+
 def learned_tactic(name: str, base: str, paths: list, sentence: str = "", game: str | None = None,
                    base_file: str | None = None) -> Tactic:
     """The rule as a tactic (see the module doc); ``base_file``: the tactic file of the base."""
@@ -59,6 +70,6 @@ def learned_tactic(name: str, base: str, paths: list, sentence: str = "", game: 
             return None
         if follows(describe(view, advised), paths):
             return advised
-        return [c for c in view.legal if c not in advised] or None
+        return fallback(view, advised) or None
 
     return Tactic(name, game if game is not None else old.game, advise, sentence or f"Learned from {base}.")
