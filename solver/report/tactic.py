@@ -86,6 +86,13 @@ QUESTIONS = {
     "schafkopf2.bare_ten.asap": ("You hold a bare ten", "bringing it home at the first chance"),
     "schafkopf2.bare_ten.first_winning_trick": ("You hold a bare ten and follow to a trick it wins",
                                                 "playing it there"),
+    "schafkopf2.pull_trumps.any": ("You are to lead with more trumps in sight than your opponent shows, and "
+                                   "he may still hold one", "leading a trump"),
+    "schafkopf2.pull_trumps.highest": ("You are to lead with more trumps in sight than your opponent shows, "
+                                       "and he may still hold one", "leading your highest trump"),
+    "schafkopf2.pull_trumps.master": ("You are to lead with more trumps in sight than your opponent shows, "
+                                      "and your highest trump beats every trump he may hold",
+                                      "leading that trump"),
 }
 LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
                "win": "the game"}
