@@ -145,6 +145,8 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
       stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png --by stock_left
       stich tactic cash_aces --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
       stich tactic 'scharwenzel.*' --game scharwenzel --deals 200 --view player --samples 20
+      stich tactic schafkopf2.bare_ten.lead_at_once schafkopf2.bare_ten.lead_when_it_wins --paired --game schafkopf2 --where "seat 1 up holds a bare ten"
+      stich tactic schafkopf2.bare_ten.lead_at_once --learn --game schafkopf2 --where "seat 1 up holds a bare ten" --learned-file rules.py
     """
     extra, features = _loaded(tactic_file)
     if list_only:

@@ -97,6 +97,7 @@ QUESTIONS = {
 LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
                "win": "the game"}
 SOUND_BEST, SOUND_COST = 0.5, 1.0
+ONE = {"card points": "card point", "tricks": "trick", "honours": "honour"}    # "at most 1 ..."
 SOUND_RULE = (f"sound: the advised card is the best card at least {SOUND_BEST:.0%} of the time at its first "
               f"decision, and a whole deal by it costs at most {SOUND_COST:g} {{unit}} against perfect play")
 
@@ -129,7 +130,7 @@ def answer(row: TacticSummary) -> str:
             f"advises is the best card {_share(best)} of the time; a random card costs "
             f"{_x(policy.cost['random'].mean, d)}.")
     text += _situations(row, d) + _levels(policy)
-    text += (f" By the rule \"{SOUND_RULE.format(unit=unit)}\" it is {'sound' if sound(row) else 'unsound'}."
+    text += (f" By the rule \"{SOUND_RULE.format(unit=ONE.get(unit, unit))}\" it is {'sound' if sound(row) else 'unsound'}."
              f" [{policy.deals} deals of this study where it applied, {policy.runs} seats; the best-card "
              f"share at the first decision, {row.oneoff[0].deals} deals]")
     return text
