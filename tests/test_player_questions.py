@@ -256,3 +256,19 @@ def test_paired_and_learned_from_the_command_line(tmp_path):
 def test_learn_needs_exactly_one_players_tactic():
     code, out, err = cli("tactic", "schafkopf2.bare_ten.*", *WHERE, "--deals", "2", "--learn")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--learn" in err
+
+
+def test_the_outcome_a_deal_loses_is_said_in_the_games_words():
+    """The outcome level "simple" of a game is "the game" in the report (the hand-computed
+    case of test_tactics: 75% of the deals lose it), never "simple"."""
+    from test_tactics import hand_records
+
+    from stich.report.tactic import tactic_report
+    records = [(i, t, DealRecord(r.totals, r.line, r.perfect, r.decisions, r.runs,
+                                 [(rank, "simple" if words == "win" else words, side)
+                                  for rank, words, side in r.levels]))
+               for i, t, r in hand_records()]
+    t = Tactic("t", None, lambda view: None, "A test tactic.")
+    text = " ".join(tactic_report(summarise(records, [t], 0, "total", "tricks")).split())
+    assert "loses the game in 75% of the deals" in text and "the game 75%" in text
+    assert "simple" not in text
