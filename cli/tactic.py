@@ -19,6 +19,8 @@ from stich.games import GAMES, OptionError
 from stich.report.tactic import forest_plot, tactic_report
 from stich.run import RunError
 from stich.study.examples import KINDS, example_files
+from stich.study.learn import held_out_rows, tactic_file_text
+from stich.study.learn import learn as learn_rules
 from stich.study.study import (
     StudySettings,
     generated_study_items,
@@ -27,8 +29,6 @@ from stich.study.study import (
     run_study,
     study_items_of,
 )
-from stich.study.learn import held_out_rows, tactic_file_text
-from stich.study.learn import learn as learn_rules
 from stich.study.summary import headline_width, paired_rows, summarise
 from stich.tactics import REGISTRY, TacticError
 from stich.tactics.features import BUILTIN as BUILTIN_FEATURES

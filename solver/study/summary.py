@@ -158,7 +158,7 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
     runs: dict[str, list[RunScore]] = defaultdict(list)
     pairs = []
     for deal_id, _, record in records:
-        by_seat = defaultdict(dict)
+        by_seat: dict[int, dict[str, RunScore]] = defaultdict(dict)
         applied = {run.seat for run in record.runs if run.tactic == name and run.policy == "uniform" and run.applied}
         for run in record.runs:
             if run.tactic == name and run.result is not None:
@@ -176,10 +176,10 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
     if pairs:
         table.vs_random = Test(compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random", resamples))
     if pairs and all(a.player_cost is not None for a, _ in pairs):
-        table.player = PlayerPolicy(
-            *(over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}", resamples)
-              for p in ("uniform", "random")),
-            Test(compare_runs(pairs, lambda s: s.player_cost, f"{seed}:player_vs_random", resamples)))
+        uniform, random = (over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}", resamples)
+                           for p in ("uniform", "random"))
+        table.player = PlayerPolicy(uniform, random, Test(compare_runs(pairs, lambda s: s.player_cost,
+                                                                       f"{seed}:player_vs_random", resamples)))
     return table
 
 
@@ -357,13 +357,14 @@ def _same_as(records: Records, tactics: list[Tactic], rows: list[TacticSummary])
 
 def _adjust(rows: list[TacticSummary], test: Callable[[TacticSummary], Test | None]) -> None:
     """Holm over the distinct tactics whose test exists (each same advice once)."""
-    family = [row for row in rows if test(row) is not None and row.same_as is None]
-    for row, p in zip(family, holm([test(row).p for row in family])):
-        test(row).p_holm = p
+    family = [(row, t) for row in rows if (t := test(row)) is not None and row.same_as is None]
+    for (_, t), p in zip(family, holm([t.p for _, t in family])):
+        t.p_holm = p
     for row in rows:
-        if row.same_as is not None and test(row) is not None:
-            twin = next(r for r in rows if r.tactic == row.same_as)
-            test(row).p_holm = test(twin).p_holm
+        mine = test(row)
+        if row.same_as is not None and mine is not None:
+            twin = test(next(r for r in rows if r.tactic == row.same_as))
+            mine.p_holm = None if twin is None else twin.p_holm
 
 
 def headline_width(row: TacticSummary) -> float:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Callable
 
 from stich.files.interrupt import USER_RAISES
-from stich.model.cards import ACE, Card
 from stich.files.userfile import shown, users_fault
+from stich.model.cards import ACE, Card
 
 from .base import TacticError
 
