@@ -65,14 +65,16 @@ def _pct(part: Estimate | None) -> str:
 def _short(name: str, game_prefix: str | None) -> str:
     """A tactic's name in a table: without its game (said in the title), ``dd.`` for the
     double-dummy readings."""
-    name = name.replace("double_dummy.", "dd.")
+    name = name.replace("double_dummy.", "dd.").replace("learned.", "", 1)
     if game_prefix:
         name = name.replace(f"{game_prefix}.", "")
     return name
 
 
 def _game_prefix(summary: StudySummary) -> str | None:
-    games = {t.tactic.replace("double_dummy.", "").split(".")[0] for t in summary.tactics}
+    """The one game of the tactics (learned rules are named apart, ``learned.*``)."""
+    games = {t.tactic.replace("double_dummy.", "").split(".")[0] for t in summary.tactics
+             if not t.tactic.startswith("learned.")}
     return games.pop() if len(games) == 1 else None
 
 
@@ -337,14 +339,17 @@ def paired_text(summary: StudySummary, prefix: str | None) -> str | None:
     if not summary.paired:
         return None
     d = _digits(summary.unit)
-    rows = [[_short(p.a, prefix), _short(p.b, prefix), p.deals, p.seats, _ci(p.cost_a, d), _ci(p.cost_b, d),
+    def name(tactic: str) -> str:
+        return _short(tactic, prefix)
+    rows = [[name(p.a), name(p.b), p.deals, f"{_x(p.cost_a.mean, d)}, {_x(p.cost_b.mean, d)}",
              _ci(p.difference.estimate, d), f"{p.difference.lower}/{p.difference.equal}/{p.difference.higher}",
              p_text(p.difference.p if p.p_holm is None else p.p_holm)] for p in summary.paired]
     return (_fill("Paired: every tactic played on the same deals by the same seats from the same start "
                   f"(estimand: {summary.paired[0].estimand}). a − b < 0: a costs less; deals a lower / equal / "
-                  "higher; p from a sign-flip test over deals, Holm over the pairs.") + "\n"
-            + tabulate(rows, headers=["a", "b", "deals", "seats", "cost a", "cost b", "a − b", "deals </=/>",
-                                      "p Holm"], tablefmt="simple", disable_numparse=True))
+                  "higher; p from a sign-flip test over deals, Holm over the pairs; *.depthN: a learned rule; "
+                  "each cost's interval and the seats are in --json).") + "\n"
+            + tabulate(rows, headers=["a", "b", "deals", "cost a, b", "a − b", "</=/>", "p Holm"],
+                       tablefmt="simple", disable_numparse=True))
 
 
 def learned_text(summary: StudySummary) -> str | None:
@@ -362,8 +367,8 @@ def learned_text(summary: StudySummary) -> str | None:
                    f"held-out deals (stich deal --game {held['game']} --seed {held['seed']} -n "
                    f"{held['deals']}{where}), never used to learn it:")]
     for row in learned:
-        lines.append(_fill(f"  {_short(row.rule.name, 'learned')}: {row.rule.sentence}."))
-    rows = [[_short(r.rule.name, "learned"), r.policy.deals, _ci(r.policy, d), _ci(r.baseline, d),
+        lines.append(_fill(f"  {_short(row.rule.name, None)}: {row.rule.sentence}."))
+    rows = [[_short(r.rule.name, None), r.policy.deals, _ci(r.policy, d), _ci(r.baseline, d),
              _ci(r.random, d), _ci(r.vs_baseline.estimate, d),
              p_text(r.vs_baseline.p if r.p_holm is None else r.p_holm)] for r in learned]
     lines.append(tabulate(rows, headers=["rule", "deals", "rule", "old advice", "random card",
