@@ -272,3 +272,9 @@ def test_the_outcome_a_deal_loses_is_said_in_the_games_words():
     text = " ".join(tactic_report(summarise(records, [t], 0, "total", "tricks")).split())
     assert "loses the game in 75% of the deals" in text and "the game 75%" in text
     assert "simple" not in text
+
+
+def test_paired_runs_play_every_tactic_by_every_seat_any_of_them_advised():
+    from stich.study.walk import _common_starts
+    applied = {"a": {1: 4}, "b": {1: 2, 2: 7}}
+    assert _common_starts(applied, ["a", "b", "c"]) == {"a": {1: 2, 2: 7}, "b": {1: 2, 2: 7}, "c": {1: 2, 2: 7}}
