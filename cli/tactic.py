@@ -5,7 +5,8 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from dataclasses import replace
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -19,6 +20,8 @@ from stich.report.pimc import player_game_report
 from stich.report.tactic import forest_plot, tactic_report
 from stich.run import RunError
 from stich.study.examples import KINDS, example_files
+from stich.study.learn import held_out_rows, tactic_file_text
+from stich.study.learn import learn as learn_rules
 from stich.study.pimc import PLAYS, player_game_table
 from stich.study.study import (
     StudySettings,
@@ -28,7 +31,7 @@ from stich.study.study import (
     run_study,
     study_items_of,
 )
-from stich.study.summary import headline_width, summarise
+from stich.study.summary import headline_width, paired_rows, summarise
 from stich.tactics import REGISTRY, TacticError
 from stich.tactics.features import BUILTIN as BUILTIN_FEATURES
 from stich.tactics.loader import load_file
@@ -63,16 +66,11 @@ def with_pimc(settings: StudySettings, pimc: dict) -> StudySettings:
     return replace(settings, opponent=pimc["opponent"], mover=pimc["mover"], pimc_samples=pimc["pimc_samples"])
 
 
-def player_game(summary: dict, records, settings: StudySettings, as_json: bool) -> None:
-    """Add the player's game's table to the summary (JSON) or print it (text)."""
-    if "player" not in (settings.opponent, settings.mover):
-        return
-    table = player_game_table(records, list(settings.tactics), settings.seed, settings.opponent,
-                              settings.mover, settings.pimc_samples)
-    if as_json:
-        summary["player_game"] = table
-    else:
-        click.echo(player_game_report(table, summary.get("unit")))
+def player_game(summary, records, settings: StudySettings) -> None:
+    """With --opponent/--mover player: the player's game's table, into the summary."""
+    if "player" in (settings.opponent, settings.mover):
+        summary.player_game = player_game_table(records, list(settings.tactics), settings.seed,
+                                                settings.opponent, settings.mover, settings.pimc_samples)
 
 
 def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
@@ -135,6 +133,20 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
                    "at most this many).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None, help="Worker processes (default: all cores).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS", help="Run on a Dask scheduler.")
+@click.option("--paired", is_flag=True,
+              help="Play every listed tactic on the same deals by the same seats from the same start, "
+                   "and compare each pair: the paired difference in cost, its interval and test.")
+@click.option("--learn", is_flag=True,
+              help="Learn when following the one tactic named is right (a decision tree of depth 1-3 "
+                   "over the features the mover sees; needs scikit-learn: pip install \"stich[learn]\"), "
+                   "and play each rule on held-out deals beside the old advice and a random card.")
+@click.option("--holdout", "holdout_count", type=click.IntRange(1, MAX_DEALS), default=None,
+              help="With --learn: held-out deals (default: as many as learned from).")
+@click.option("--holdout-seed", type=int, default=None,
+              help="With --learn: the held-out deals' seed (default: --seed + 1); they are dealt "
+                   "like --game and --where, never from --from.")
+@click.option("--learned-file", type=click.Path(dir_okay=False), default=None, metavar="FILE.py",
+              help="With --learn: write the learned rules here as a tactic file (rerun with --tactic-file).")
 @rule_option
 @click.option("--list", "list_only", is_flag=True, help="List the known tactics and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
@@ -143,7 +155,8 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
 @pimc_options
 def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective, tactic_file, by, out,
                    examples_dir, cx_dir, cx_count, plot_path, until_width, view, samples, jobs,
-                   dask_address, rules, list_only, as_json, quiet, node_limit, time_limit, **pimc) -> None:
+                   dask_address, paired, learn, holdout_count, holdout_seed, learned_file, rules,
+                   list_only, as_json, quiet, node_limit, time_limit, **pimc) -> None:
     """Test playing advice (tactics) against perfect play, as a player would follow it.
 
     A tactic sees only what the mover sees (his own visible cards, face-up cards, the cards
@@ -167,38 +180,96 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
       stich tactic 'elfern.*' --game elfern --deals 100 --out elfern.jsonl --plot elfern.png --by stock_left
       stich tactic cash_aces --tactic-file examples/my_tactic.py --game scharwenzel --deals 500
       stich tactic 'scharwenzel.*' --game scharwenzel --deals 200 --view player --samples 20
+      stich tactic schafkopf2.bare_ten.lead_at_once schafkopf2.bare_ten.lead_when_it_wins --paired --game schafkopf2 --where "seat 1 up holds a bare ten"
+      stich tactic schafkopf2.bare_ten.lead_at_once --learn --game schafkopf2 --where "seat 1 up holds a bare ten" --learned-file rules.py
     """
     extra, features = _loaded(tactic_file)
     if list_only:
         _list(extra)
         return
     tactics = _tactics(names, extra, tactic_file)
-    if by is not None and by not in BUILTIN_FEATURES and by not in features:
-        fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
+    _check_options(by, features, learn, tactics)
     _check_outputs(examples_dir, cx_dir, plot_path)
     settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
-                             samples=samples, seed=seed, limits=limits_of(node_limit, time_limit))
+                             samples=samples, seed=seed, limits=limits_of(node_limit, time_limit),
+                             paired=paired)
     settings = with_pimc(settings, pimc)
     items = _items(settings, game, count, seed, wheres, from_dirs, rules)
     unit = loads(items[0].text, items[0].id).rule_set.unit if items else None
     run = _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, quiet)
     records = records_of(run.used_lines())
     summary = summarise(records, tactics, seed, objective, unit, by, [*BUILTIN_FEATURES, *features])
-    summary["stopped_early"] = run.stopped_early
+    summary.stopped_early = run.stopped_early
+    if paired:
+        summary.paired = paired_rows(records, list(settings.tactics), seed)
+    if learn:
+        game = game or (items[0].game if items else None)
+        held = HeldOut(game, holdout_count or len(items), seed + 1 if holdout_seed is None else holdout_seed,
+                       wheres, rules, learned_file, f"{out}.held-out" if out else None)
+        summary.learned = _learn(records, settings, held, jobs, dask_address, quiet)
+    player_game(summary, records, settings)
     _write_examples(summary, records, tactics, examples_dir, cx_dir, cx_count, seed)
-    game_name = game or (items[0].game if items else None)
+    _output(summary, run, game or (items[0].game if items else None), plot_path, as_json)
+
+
+def _check_options(by: str | None, features: dict, learn: bool, tactics: list) -> None:
+    if by is not None and by not in BUILTIN_FEATURES and by not in features:
+        fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
+    if learn and (len(tactics) != 1 or tactics[0].sees_all):
+        fail("--learn: name exactly one tactic, one that reads only what the mover sees")
+
+
+def _output(summary, run, game_name: str | None, plot_path: str | None, as_json: bool) -> None:
+    """The plot, the report (or JSON), and the exit status."""
     if plot_path:
         _plot(summary, plot_path, game_name)
     if as_json:
-        player_game(summary, records, settings, True)
-        emit_json(summary)
+        emit_json(summary.as_json())
     else:
         click.echo(tactic_report(summary, game_name))
-        player_game(summary, records, settings, False)
+        if summary.player_game is not None:
+            click.echo(player_game_report(summary.player_game, summary.unit))
     if run.failed:
         sys.exit(EXIT_OTHER)
-    if any(any(row["not_exact"].values()) for row in summary["tactics"]):
+    if any(row.not_exact.any() for row in summary.tactics):
         sys.exit(EXIT_PARTIAL)
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """How --learn deals its held-out deals, and where it writes the rules and their records."""
+
+    game: str | None
+    count: int
+    seed: int
+    wheres: tuple[str, ...]
+    rules: tuple[str, ...]
+    learned_file: str | None
+    out: str | None
+
+
+def _learn(records, settings: StudySettings, held: HeldOut, jobs, dask_address, quiet) -> list:
+    """Learn rules from the study's records, write them as a tactic file, and play them with the
+    old advice on held-out deals dealt with their own seed."""
+    base = settings.tactics[0]
+    try:
+        learned = learn_rules(records, base, settings.seed)
+    except ImportError:
+        fail("--learn: needs scikit-learn (pip install \"stich[learn]\")")
+    if not learned:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = held.learned_file or str(Path(tmp) / "learned.py")
+        try:
+            Path(path).write_text(tactic_file_text(learned, held.game, settings.tactic_file), encoding="utf-8")
+        except OSError as exc:
+            fail(f"--learned-file {path}: cannot write it: {exc}")
+        names = (base, *(rule.name for rule in learned))
+        test = replace(settings, tactics=names, tactic_file=path, seed=held.seed, paired=True, first=False)
+        items = _items(test, held.game, held.count, held.seed, held.wheres, (), held.rules)
+        run = _run(items, test, [], None, None, held.out, jobs, dask_address, quiet)
+        how = {"game": held.game, "seed": held.seed, "deals": len(items), "where": list(held.wheres)}
+        return held_out_rows(records_of(run.used_lines()), learned, held.seed, how)
 
 
 def _loaded(tactic_file: str | None) -> tuple[dict, dict]:
@@ -275,7 +346,7 @@ def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, q
     stop = None
     if until_width is not None:
         def stop(lines):
-            rows = summarise(records_of(lines), tactics, settings.seed, settings.objective, unit)["tactics"]
+            rows = summarise(records_of(lines), tactics, settings.seed, settings.objective, unit).tactics
             return all(headline_width(row) < until_width for row in rows)
 
     bar = Bar("tactic", "deals", enabled=not quiet)
@@ -306,7 +377,7 @@ def _write_examples(summary, records, tactics, examples_dir, cx_dir, count: int,
             for name, text in example_files(records, t.name, kinds, count, seed):
                 (Path(directory) / name).write_text(text, encoding="utf-8")
                 written.append(str(Path(directory) / name))
-        summary[key] = written
+        summary.files[key] = written
 
 
 def _check_outputs(examples_dir: str | None, cx_dir: str | None, plot_path: str | None) -> None:
@@ -330,8 +401,8 @@ def _check_outputs(examples_dir: str | None, cx_dir: str | None, plot_path: str 
             fail(f"--plot {plot_path}: needs matplotlib (pip install \".[plot]\")")
 
 
-def _plot(summary: dict, path: str, game: str | None) -> None:
-    if not any(t["policy"]["deals"] for t in summary["tactics"]):
+def _plot(summary, path: str, game: str | None) -> None:
+    if not any(t.policy.deals for t in summary.tactics):
         click.echo(f"stich: --plot {path}: no tactic applied in these deals: nothing to plot", err=True)
         return
     try:

@@ -73,7 +73,7 @@ def oracle_study(oracle_file):
     items = generated_study_items("scharwenzel", 5, 4, settings, players=8)
     records = records_of(run_study(items, settings, jobs=1).used_lines())
     tactics = [load_file(oracle_file).tactics[n] for n in ORACLE_NAMES[:3]] + [REGISTRY[ORACLE_NAMES[3]]]
-    return records, tactics, summarise(records, tactics, 5, "total", "tricks")
+    return records, tactics, summarise(records, tactics, 5, "total", "tricks").as_json()
 
 
 def test_advice_naming_every_card_counts_as_not_applying(oracle_study):
@@ -213,7 +213,7 @@ def hand_records() -> list[tuple[str, str, DealRecord]]:
 def test_summary_of_a_hand_computed_case():
     from stich.tactics import Tactic
     t = Tactic("t", None, lambda view: None, "A test tactic.")
-    row = summarise(hand_records(), [t], 0, "total", "tricks")["tactics"][0]
+    row = summarise(hand_records(), [t], 0, "total", "tricks").as_json()["tactics"][0]
     policy = row["policy"]
     # deal a: seat 1 costs 5-3 = 2 (random 0); deal b: seats 1 (0; random 1) and 2 (2; random 0)
     assert policy["deals"] == 2 and policy["runs"] == 3
@@ -244,7 +244,7 @@ def test_summary_of_a_hand_computed_case():
 def test_breakdown_by_a_feature_splits_the_hand_computed_case():
     from stich.tactics import Tactic
     t = Tactic("t", None, lambda view: None, "A test tactic.")
-    row = summarise(hand_records(), [t], 0, "total", "tricks", by="trick")["tactics"][0]
+    row = summarise(hand_records(), [t], 0, "total", "tricks", by="trick").as_json()["tactics"][0]
     groups = {g["value"]: g for g in row["by"]["groups"]}
     assert set(groups) == {1, 2}
     assert groups[2]["oneoff"][1]["decisions"] == 1 and groups[2]["policy"]["runs"] == 0
@@ -449,7 +449,7 @@ def test_conditional_report_of_a_hand_computed_case():
         totals = [4, 2] if trick == 1 else [1, 4]          # advised: the first card
         d = Decision(0, 1, ["A", "B"], totals, None, {"t": [0]}, {"trick": trick, "lead": "lead"})
         records.append((f"d{k}", "", DealRecord([0, 0], [], {}, [d], [], [])))
-    found = {(c["feature"], c["value"]): c for c in conditional(records, "t", ["trick", "lead"], "s")}
+    found = {(c.feature, c.value): c.as_json() for c in conditional(records, "t", ["trick", "lead"], "s")}
     assert set(found) == {("trick", 1), ("trick", 2)}
     assert found["trick", 1]["verdict"] == "advice better" and found["trick", 1]["deals"] == 5
     assert found["trick", 1]["advice_minus_random"]["mean"] == pytest.approx(0 - 1)

@@ -13,25 +13,38 @@ import textwrap
 
 from tabulate import tabulate
 
-from stich.study.stats import p_text
+from stich.study.stats import Estimate, p_text
+from stich.study.tables import Estimand, PolicyTable, StudySummary, TacticSummary, Test
 
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 WIDTH = 120
 CONDITIONAL_LINES = 6            # per tactic in the text report (all of them in --json)
 
 
+def _nan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
 def _x(x, digits: int = 2) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+    return "–" if _nan(x) else f"{x:.{digits}f}"
 
 
-def _ci(part: dict | None, digits: int = 2) -> str:
+def _est(part: Estimate | Test | None) -> Estimate | None:
+    """The estimate of a figure (a test's is its difference), None where there is none."""
+    if part is None:
+        return None
+    est = part.estimate if isinstance(part, Test) else part
+    return None if _nan(est.mean) else est
+
+
+def _ci(part: Estimate | Test | None, digits: int = 2) -> str:
     """'4.90 [3.50, 6.60]': a mean and its 95% interval."""
-    if not part or part.get("mean") is None:
+    est = _est(part)
+    if est is None:
         return "–"
-    low, high = part["interval"]
-    if low is None:
-        return _x(part["mean"], digits)
-    return f"{_x(part['mean'], digits)} [{_x(low, digits)}, {_x(high, digits)}]"
+    if _nan(est.low):
+        return _x(est.mean, digits)
+    return f"{_x(est.mean, digits)} [{_x(est.low, digits)}, {_x(est.high, digits)}]"
 
 
 def _digits(unit: str | None) -> int:
@@ -39,94 +52,184 @@ def _digits(unit: str | None) -> int:
     return 1 if unit == "points" else 2
 
 
-def _pct(part: dict | None) -> str:
+def _pct(part: Estimate | None) -> str:
     """'15% [0, 38]': a share and its 95% interval, in percent."""
-    if not part or part.get("mean") is None:
+    est = _est(part)
+    if est is None:
         return "–"
-    low, high = part["interval"]
-    if low is None:
-        return f"{100 * part['mean']:.0f}%"
-    return f"{100 * part['mean']:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
+    if _nan(est.low):
+        return f"{100 * est.mean:.0f}%"
+    return f"{100 * est.mean:.0f}% [{100 * est.low:.0f}, {100 * est.high:.0f}]"
 
 
 def _short(name: str, game_prefix: str | None) -> str:
     """A tactic's name in a table: without its game (said in the title), ``dd.`` for the
     double-dummy readings."""
-    name = name.replace("double_dummy.", "dd.")
+    name = name.replace("double_dummy.", "dd.").replace("learned.", "", 1)
     if game_prefix:
         name = name.replace(f"{game_prefix}.", "")
     return name
 
 
-def _game_prefix(summary: dict) -> str | None:
-    games = {t["tactic"].replace("double_dummy.", "").split(".")[0] for t in summary["tactics"]}
+def _game_prefix(summary: StudySummary) -> str | None:
+    """The one game of the tactics (learned rules are named apart, ``learned.*``)."""
+    games = {t.tactic.replace("double_dummy.", "").split(".")[0] for t in summary.tactics
+             if not t.tactic.startswith("learned.")}
     return games.pop() if len(games) == 1 else None
+
+
+# --- the answer: the player's question and one answer, first --------------------------------------
+
+QUESTIONS = {
+    "schafkopf2.bare_ten.lead_at_once": ("You hold a bare ten among your face-up cards and are to lead",
+                                         "leading it at once"),
+    "schafkopf2.bare_ten.lead_when_it_wins": ("You hold a bare ten and are to lead",
+                                              "leading it only when no card in sight can beat it"),
+    "schafkopf2.bare_ten.asap": ("You hold a bare ten", "bringing it home at the first chance"),
+    "schafkopf2.bare_ten.first_winning_trick": ("You hold a bare ten and follow to a trick it wins",
+                                                "playing it there"),
+    "schafkopf2.pull_trumps.any": ("You are to lead with more trumps in sight than your opponent shows, and "
+                                   "he may still hold one", "leading a trump"),
+    "schafkopf2.pull_trumps.highest": ("You are to lead with more trumps in sight than your opponent shows, "
+                                       "and he may still hold one", "leading your highest trump"),
+    "schafkopf2.pull_trumps.master": ("You are to lead with more trumps in sight than your opponent shows, "
+                                      "and your highest trump beats every trump he may hold",
+                                      "leading that trump"),
+}
+LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
+               "win": "the game"}
+SOUND_BEST, SOUND_COST = 0.5, 1.0
+ONE = {"card points": "card point", "tricks": "trick", "honours": "honour"}    # "at most 1 ..."
+SOUND_RULE = (f"sound: the advised card is the best card at least {SOUND_BEST:.0%} of the time at its first "
+              f"decision, and a whole deal by it costs at most {SOUND_COST:g} {{unit}} against perfect play")
+
+
+def question(row: TacticSummary) -> tuple[str, str]:
+    """(the player's question, what following the advice is called) of a tactic."""
+    if row.tactic in QUESTIONS:
+        return QUESTIONS[row.tactic]
+    return f"When the advice \"{row.summary.rstrip('.')}\" applies", "following it"
+
+
+def sound(row: TacticSummary) -> bool:
+    """``SOUND_RULE``: the best card at least half the time, a whole deal within 1 unit."""
+    best = _est(row.oneoff[0].best_by_points["advised"])
+    cost = _est(row.policy.cost.get("uniform"))
+    return best is not None and cost is not None and best.mean >= SOUND_BEST and cost.mean <= SOUND_COST
+
+
+def answer(row: TacticSummary) -> str:
+    """The question and one answer, its population named: the whole-deal cost with its
+    interval, how often the advised card is the best, a random card's cost, what the mover
+    saw, the outcomes lost in the game's words, and the verdict by ``SOUND_RULE``."""
+    d, policy = _digits(row.unit), row.policy
+    unit = UNIT_WORDS.get(row.unit or "", row.unit or "")
+    asked, doing = question(row)
+    if not policy.deals:
+        return f"{asked}? The advice never applied in these {row.deals} deals."
+    cost, best = policy.cost["uniform"], row.oneoff[0].best_by_points["advised"]
+    text = (f"{asked}: {doing} costs {_range(cost, d)} {unit} a deal against perfect play; the card it "
+            f"advises is the best card {_share(best)} of the time; a random card costs "
+            f"{_x(policy.cost['random'].mean, d)}.")
+    text += _situations(row, d) + _levels(policy)
+    text += (f" By the rule \"{SOUND_RULE.format(unit=ONE.get(unit, unit))}\" it is {'sound' if sound(row) else 'unsound'}."
+             f" [{policy.deals} deals of this study where it applied, {policy.runs} seats; the best-card "
+             f"share at the first decision, {row.oneoff[0].deals} deals]")
+    return text
+
+
+def _range(est: Estimate, digits: int) -> str:
+    return _x(est.mean, digits) + ("" if _nan(est.low) else f" ({_x(est.low, digits)}–{_x(est.high, digits)})")
+
+
+def _share(est: Estimate) -> str:
+    return "–" if _nan(est.mean) else f"{100 * est.mean:.0f}%"
+
+
+def _situations(row: TacticSummary, d: int) -> str:
+    """' By what the opponent shows: must follow under 1.1 (a random card 10.6; 23 deals), ...'."""
+    if not row.situations or not row.situations[1]:
+        return ""
+    feature, groups = row.situations
+    what = {"opponent_shows": "what the opponent shows", "card_wins": "whether the card wins"}[feature]
+    parts = [f"{g.value} {_x(g.cost.mean, d)} (a random card {_x(g.random.mean, d)}; "
+             f"{g.deals} deal{'s' if g.deals != 1 else ''})" for g in sorted(groups, key=lambda g: g.cost.mean)]
+    return f" By {what} at its first use: " + ", ".join(parts) + "."
+
+
+def _levels(policy: PolicyTable) -> str:
+    lost = policy.levels_lost.get("uniform", {})
+    if not lost:
+        return ""
+    words = ", ".join(f"{LEVEL_WORDS.get(level, level)} in {100 * share:.0f}%" for level, share in lost.items())
+    return f" Against perfect play it loses {words} of the deals."
 
 
 # --- a sentence per tactic -----------------------------------------------------------------------
 
-def sentence(row: dict) -> str:
+def sentence(row: TacticSummary) -> str:
     """What following the advice costs, in one plain sentence."""
-    d = _digits(row["unit"])
-    unit = UNIT_WORDS.get(row["unit"], row["unit"] or "")
-    policy = row["policy"]
-    head = f"{row['tactic']} — \"{row['summary'].rstrip('.')}\""
-    if not policy["deals"]:
-        return f"{head}: never applied in these {row['deals']} deals."
-    cost, random_cost = policy["cost"]["uniform"], policy["cost"]["random"]
-    diff = policy["vs_random"]
-    better = "less" if diff["mean"] < 0 else "more"
+    d = _digits(row.unit)
+    unit = UNIT_WORDS.get(row.unit or "", row.unit or "")
+    policy = row.policy
+    head = f"{row.tactic} — \"{row.summary.rstrip('.')}\""
+    if not policy.deals or policy.vs_random is None:
+        return f"{head}: never applied in these {row.deals} deals."
+    cost, random_cost = policy.cost["uniform"], policy.cost["random"]
+    diff = policy.vs_random
+    better = "less" if diff.mean < 0 else "more"
     text = (f"{head}: following it for a whole deal costs {_ci(cost, d)} {unit} against perfect play; "
             f"a random card at the same moments costs {_ci(random_cost, d)}, so the advice costs "
-            f"{_x(abs(diff['mean']), d)} {better} (advice − random {_ci(diff, d)}, p {_p_words(diff)}).")
-    worse = policy.get("worse_outcome", {})
-    if worse.get("uniform") and worse["uniform"].get("mean") is not None:
-        text += (f" The outcome is worse than perfect play's in {100 * worse['uniform']['mean']:.0f}% of deals "
-                 f"(random card: {100 * worse['random']['mean']:.0f}%).")
-    text += f" [{policy['deals']} deals, {policy['runs']} seats]"
-    if "same_as" in row:
-        text += f" Same advice as {row['same_as']} on every deal here."
+            f"{_x(abs(diff.mean), d)} {better} (advice − random {_ci(diff, d)}, p {_p_words(diff)}).")
+    worse = policy.worse_outcome
+    if worse.get("uniform") is not None and not _nan(worse["uniform"].mean):
+        text += (f" The outcome is worse than perfect play's in {100 * worse['uniform'].mean:.0f}% of deals "
+                 f"(random card: {100 * worse['random'].mean:.0f}%).")
+    text += f" [{policy.deals} deals, {policy.runs} seats]"
+    if row.same_as is not None:
+        text += f" Same advice as {row.same_as} on every deal here."
     return text
 
 
-def _p_words(test: dict) -> str:
+def _p_words(test: Test) -> str:
     """'= 0.03 Holm' for a sentence."""
     words = _p(test)
-    return (words if words.startswith("<") else f"= {words}") + (" Holm" if "p_holm" in test else "")
+    return (words if words.startswith("<") else f"= {words}") + (" Holm" if test.p_holm is not None else "")
 
 
-def _p(test: dict) -> str:
+def _p(test: Test | None) -> str:
     """The Holm-adjusted p-value (the raw one where no family was formed)."""
-    return p_text(test.get("p_holm", test.get("p")))
+    return "–" if test is None else p_text(test.shown_p)
 
 
 # --- the tables ---------------------------------------------------------------------------------------
 
-def headline_table(summary: dict, prefix: str | None) -> str:
-    d = _digits(summary.get("unit"))
+def headline_table(summary: StudySummary, prefix: str | None) -> str:
+    d = _digits(summary.unit)
     rows = []
-    for t in summary["tactics"]:
-        p = t["policy"]
-        if not p["deals"]:
-            rows.append([_short(t["tactic"], prefix), 0] + ["–"] * 5)
+    for t in summary.tactics:
+        p = t.policy
+        if not p.deals:
+            rows.append([_short(t.tactic, prefix), 0] + ["–"] * 5)
             continue
-        cost = p["cost"]
-        rows.append([_short(t["tactic"], prefix), p["deals"], _ci(cost["uniform"], d),
-                     f"{_x(cost['best']['mean'], d)}–{_x(cost['worst']['mean'], d)}", _ci(cost["random"], d),
-                     _ci(p["vs_random"], d), _p(p["vs_random"])])
+        cost = p.cost
+        rows.append([_short(t.tactic, prefix), p.deals, _ci(cost["uniform"], d),
+                     f"{_x(cost['best'].mean, d)}–{_x(cost['worst'].mean, d)}", _ci(cost["random"], d),
+                     _ci(p.vs_random, d), _p(p.vs_random)])
     return tabulate(rows, headers=["tactic", "deals", "advice", "best–worst", "random card",
                                    "advice − random", "p Holm"], tablefmt="simple", disable_numparse=True)
 
 
-def outcome_table(summary: dict, prefix: str | None) -> str | None:
+def outcome_table(summary: StudySummary, prefix: str | None) -> str | None:
     rows = []
-    for t in summary["tactics"]:
-        worse = t["policy"].get("worse_outcome")
-        if not worse or not t["policy"]["deals"]:
+    for t in summary.tactics:
+        worse = t.policy.worse_outcome
+        if not worse or not t.policy.deals:
             continue
-        lost = t["policy"].get("levels_lost", {}).get("uniform", {})
-        rows.append([_short(t["tactic"], prefix), _pct(worse["uniform"]), _pct(worse["random"]),
-                     ", ".join(f"{level} {100 * share:.0f}%" for level, share in lost.items()) or "–"])
+        lost = t.policy.levels_lost.get("uniform", {})
+        rows.append([_short(t.tactic, prefix), _pct(worse["uniform"]), _pct(worse["random"]),
+                     ", ".join(f"{LEVEL_WORDS.get(level, level)} {100 * share:.0f}%"
+                               for level, share in lost.items()) or "–"])
     if not rows:
         return None
     return tabulate(rows, headers=["tactic", "worse outcome: advice", "random card",
@@ -134,28 +237,28 @@ def outcome_table(summary: dict, prefix: str | None) -> str | None:
                     disable_numparse=True)
 
 
-def oneoff_tables(summary: dict, prefix: str | None) -> list[tuple[str, str]]:
+def oneoff_tables(summary: StudySummary, prefix: str | None) -> list[tuple[str, str]]:
     """(heading, table) of the one-off decisions: optimal cards, by points where that differs
     from keeping the outcome (objective score), and regret."""
-    d = _digits(summary.get("unit"))
+    d = _digits(summary.unit)
     keeps, points, costs = [], [], []
-    for t in summary["tactics"]:
-        for row in t["oneoff"]:
-            if not row["decisions"]:
+    for t in summary.tactics:
+        for row in t.oneoff:
+            if not row.decisions:
                 continue
-            name, est = _short(t["tactic"], prefix), row["estimand"].split()[0]
-            k, b, r = row["keeps_outcome"], row["best_by_points"], row["regret"]
-            keeps.append([name, est, row["decisions"], row["deals"], _pct(k["advised"]), _pct(k["random"]),
+            name, est = _short(t.tactic, prefix), row.estimand.value.split()[0]
+            k, b, r = row.keeps_outcome, row.best_by_points, row.regret
+            keeps.append([name, est, row.decisions, row.deals, _pct(k["advised"]), _pct(k["random"]),
                           _pct(k["every_advised"]), _pct(k["random_subset"])])
             points.append([name, est, _pct(b["advised"]), _pct(b["random"])])
-            costs.append([name, est, _ci(r["advised"], d), _ci(r["random"], d), _ci(row["vs_random"], d),
-                          _p(row["vs_random"]), _x(r["hindsight"]["mean"], d)])
-    optimal = "keeps the outcome" if summary["objective"] == "score" else "is best by points"
+            costs.append([name, est, _ci(r["advised"], d), _ci(r["random"], d), _ci(row.vs_random, d),
+                          _p(row.vs_random), _x(r["hindsight"].mean, d)])
+    optimal = "keeps the outcome" if summary.objective == "score" else "is best by points"
     out = [(f"the chance that the card played {optimal}: a uniformly chosen advised card, a random legal card; "
             f"that all advised cards do, and all of a random subset of as many legal cards.",
             tabulate(keeps, headers=["tactic", "est.", "decisions", "deals", "advised", "random card",
                                      "all advised", "subset"], tablefmt="simple", disable_numparse=True))]
-    if summary["objective"] == "score":
+    if summary.objective == "score":
         out.append(("the chance that the card played is best by points (a card can keep the outcome "
                     "and still give points away).",
                     tabulate(points, headers=["tactic", "est.", "advised", "random card"], tablefmt="simple",
@@ -167,40 +270,40 @@ def oneoff_tables(summary: dict, prefix: str | None) -> list[tuple[str, str]]:
     return out
 
 
-def player_tables(summary: dict, prefix: str | None) -> str | None:
-    d = _digits(summary.get("unit"))
+def player_tables(summary: StudySummary, prefix: str | None) -> str | None:
+    d = _digits(summary.unit)
     rows = []
-    for t in summary["tactics"]:
-        p = t["policy"].get("player")
+    for t in summary.tactics:
+        p = t.policy.player
         if p:
-            rows.append([_short(t["tactic"], prefix), "whole deal", _ci(p["uniform"], d), _ci(p["random"], d),
-                         _ci(p["vs_random"], d), _p(p["vs_random"])])
-        for row in t["oneoff"]:
-            if row.get("player"):
-                pv = row["player"]
-                est = "first" if row["estimand"].startswith("first") else "every"
-                rows.append([_short(t["tactic"], prefix), est, _ci(pv["advised"], d), _ci(pv["random"], d),
-                             _ci(pv["vs_random"], d), _p(pv["vs_random"])])
+            rows.append([_short(t.tactic, prefix), "whole deal", _ci(p.uniform, d), _ci(p.random, d),
+                         _ci(p.vs_random, d), _p(p.vs_random)])
+        for row in t.oneoff:
+            if row.player:
+                pv = row.player
+                est = "first" if row.estimand is Estimand.FIRST else "every"
+                rows.append([_short(t.tactic, prefix), est, _ci(pv.advised, d), _ci(pv.random, d),
+                             _ci(pv.vs_random, d), _p(pv.vs_random)])
     if not rows:
         return None
     return tabulate(rows, headers=["tactic", "estimand", "advice", "random card", "advice − random", "p Holm"],
                     tablefmt="simple", disable_numparse=True)
 
 
-def by_tables(summary: dict, prefix: str | None) -> str | None:
-    d = _digits(summary.get("unit"))
+def by_tables(summary: StudySummary, prefix: str | None) -> str | None:
+    d = _digits(summary.unit)
     rows = []
     feature = None
-    for t in summary["tactics"]:
-        if "by" not in t:
+    for t in summary.tactics:
+        if t.by is None:
             continue
-        feature = t["by"]["feature"]
-        for group in t["by"]["groups"]:
-            p, every = group["policy"], group["oneoff"][1]
-            rows.append([_short(t["tactic"], prefix), "–" if group["value"] is None else group["value"],
-                         p["deals"], _ci(p["cost"].get("uniform"), d), _ci(p["cost"].get("random"), d),
-                         every["decisions"], _ci(every["regret"]["advised"], d),
-                         _x(every["regret"]["random"]["mean"], d)])
+        feature, groups = t.by
+        for group in groups:
+            p, every = group.policy, group.oneoff[1]
+            rows.append([_short(t.tactic, prefix), "–" if group.value is None else group.value,
+                         p.deals, _ci(p.cost.get("uniform"), d), _ci(p.cost.get("random"), d),
+                         every.decisions, _ci(every.regret["advised"], d),
+                         _x(every.regret["random"].mean, d)])
     if feature is None:
         return None
     return (_fill(f"By {feature} (whole deal: {feature} at the seat's first use of the advice, cost of "
@@ -211,19 +314,19 @@ def by_tables(summary: dict, prefix: str | None) -> str | None:
                        tablefmt="simple", disable_numparse=True))
 
 
-def conditional_text(summary: dict, prefix: str | None) -> str | None:
-    d = _digits(summary.get("unit"))
+def conditional_text(summary: StudySummary, prefix: str | None) -> str | None:
+    d = _digits(summary.unit)
     lines = []
-    for t in summary["tactics"]:
-        found = t.get("conditional", [])
+    for t in summary.tactics:
+        found = t.conditional or []
         for c in found[:CONDITIONAL_LINES]:
-            diff = c["advice_minus_random"]
-            low, high = sorted(abs(x) for x in diff["interval"])
-            lines.append(_fill(f"  {_short(t['tactic'], prefix)}, when {c['feature']} = {c['value']}: "
-                               f"{c['verdict']} than a random card by {_x(abs(diff['mean']), d)} "
-                               f"({_x(low, d)} to {_x(high, d)}; {c['deals']} deals, {c['decisions']} decisions)"))
+            diff = c.advice_minus_random
+            low, high = sorted((abs(diff.low), abs(diff.high)))
+            lines.append(_fill(f"  {_short(t.tactic, prefix)}, when {c.feature} = {c.value}: "
+                               f"{c.verdict} than a random card by {_x(abs(diff.mean), d)} "
+                               f"({_x(low, d)} to {_x(high, d)}; {c.deals} deals, {c.decisions} decisions)"))
         if len(found) > CONDITIONAL_LINES:
-            lines.append(f"  {_short(t['tactic'], prefix)}: {len(found) - CONDITIONAL_LINES} more in --json")
+            lines.append(f"  {_short(t.tactic, prefix)}: {len(found) - CONDITIONAL_LINES} more in --json")
     if not lines:
         return None
     return (_fill("When does the advice hold?  Situations where one decision by the advice beats a random "
@@ -231,18 +334,63 @@ def conditional_text(summary: dict, prefix: str | None) -> str | None:
                   "exploratory: many situations are looked at):") + "\n" + "\n".join(lines))
 
 
+def paired_text(summary: StudySummary, prefix: str | None) -> str | None:
+    """Each pair of tactics played on the same deals by the same seats (``--paired``)."""
+    if not summary.paired:
+        return None
+    d = _digits(summary.unit)
+    def name(tactic: str) -> str:
+        return _short(tactic, prefix)
+    rows = [[name(p.a), name(p.b), p.deals, f"{_x(p.cost_a.mean, d)}, {_x(p.cost_b.mean, d)}",
+             _ci(p.difference.estimate, d), f"{p.difference.lower}/{p.difference.equal}/{p.difference.higher}",
+             p_text(p.difference.p if p.p_holm is None else p.p_holm)] for p in summary.paired]
+    return (_fill("Paired: every tactic played on the same deals by the same seats from the same start "
+                  f"(estimand: {summary.paired[0].estimand}). a − b < 0: a costs less; deals a lower / equal / "
+                  "higher; p from a sign-flip test over deals, Holm over the pairs; *.depthN: a learned rule; "
+                  "each cost's interval and the seats are in --json).") + "\n"
+            + tabulate(rows, headers=["a", "b", "deals", "cost a, b", "a − b", "</=/>", "p Holm"],
+                       tablefmt="simple", disable_numparse=True))
+
+
+def learned_text(summary: StudySummary) -> str | None:
+    """The rules ``--learn`` found, each with its cost on held-out deals."""
+    learned = summary.learned
+    if learned is None:
+        return None
+    if not learned:
+        return "Learned rules: none (the advice never applied with another card to play)."
+    d = _digits(summary.unit)
+    held, first = learned[0].held_out, learned[0].rule
+    where = "".join(f" --where {w!r}" for w in held["where"])
+    lines = [_fill(f"Learned rules (a decision tree of depth 1-3 over what the mover sees, fitted on "
+                   f"{first.decisions} decisions of {first.deals} deals), each played on {held['deals']} "
+                   f"held-out deals (stich deal --game {held['game']} --seed {held['seed']} -n "
+                   f"{held['deals']}{where}), never used to learn it:")]
+    for row in learned:
+        lines.append(_fill(f"  {_short(row.rule.name, None)}: {row.rule.sentence}."))
+    rows = [[_short(r.rule.name, None), r.policy.deals, _ci(r.policy, d), _ci(r.baseline, d),
+             _ci(r.random, d), _ci(r.vs_baseline.estimate, d),
+             p_text(r.vs_baseline.p if r.p_holm is None else r.p_holm)] for r in learned]
+    lines.append(tabulate(rows, headers=["rule", "deals", "rule", "old advice", "random card",
+                                         "rule − old advice", "p Holm"], tablefmt="simple",
+                          disable_numparse=True))
+    lines.append(_fill(f"  (estimand: {learned[0].estimand}; the same deals and seats in every column)"))
+    return "\n".join(lines)
+
+
 def _fill(text: str) -> str:
     return textwrap.fill(text, WIDTH, subsequent_indent="    " if text.startswith("  ") else "  ")
 
 
-def tactic_report(summary: dict, game: str | None = None) -> str:
+def tactic_report(summary: StudySummary, game: str | None = None) -> str:
     prefix = _game_prefix(summary)
-    unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "the game's unit")
-    title = (f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}, "
+    unit = UNIT_WORDS.get(summary.unit or "", summary.unit or "the game's unit")
+    title = (f"{game or prefix or 'tactics'}: {summary.deals} deals, objective {summary.objective}, "
              f"costs in {unit}; [95% intervals] over deals (bootstrap), p from a sign-flip test over deals "
              f"(Holm over the tactics)")
     parts = [_fill(title), ""]
-    parts += [_fill(sentence(t)) for t in summary["tactics"]]
+    parts += [_fill(answer(t)) for t in summary.tactics] + [""]
+    parts += [_fill(sentence(t)) for t in summary.tactics]
     parts += ["", _fill("Following the advice for a whole deal: the cost against perfect play (estimand: the "
                         "whole deal played by the advice, each deal once as the mean over the seats it "
                         "applied to). advice: a uniform pick among the advised cards; best–worst: always "
@@ -261,7 +409,8 @@ def tactic_report(summary: dict, game: str | None = None) -> str:
     if player:
         parts += ["", _fill("From the player's view (expected loss over the layouts the mover cannot tell "
                             "apart):"), player]
-    for extra in (by_tables(summary, prefix), conditional_text(summary, prefix)):
+    for extra in (paired_text(summary, prefix), learned_text(summary), by_tables(summary, prefix),
+                  conditional_text(summary, prefix)):
         if extra:
             parts += ["", extra]
     left = _left_out(summary)
@@ -270,12 +419,12 @@ def tactic_report(summary: dict, game: str | None = None) -> str:
     return "\n".join(parts)
 
 
-def _left_out(summary: dict) -> list[str]:
+def _left_out(summary: StudySummary) -> list[str]:
     out = []
-    for t in summary["tactics"]:
-        n = t["not_exact"]
-        if any(n.values()):
-            out.append(f"  {t['tactic']}: {n['deals']} deals, {n['decisions']} decisions, {n['runs']} runs")
+    for t in summary.tactics:
+        n = t.not_exact
+        if n.any():
+            out.append(f"  {t.tactic}: {n.deals} deals, {n.decisions} decisions, {n.runs} runs")
     return out
 
 
@@ -285,30 +434,30 @@ def plot_marks(player: bool) -> list[tuple]:
     """(label, figure of a tactic, marker, colour, offset) of each kind of point: the
     double-dummy ones, and with ``player`` (``--view player``) the whole deal from the mover's
     chair."""
-    marks = [("advice (whole deal)", lambda t: t["policy"]["cost"]["uniform"], "o", "tab:blue"),
-             ("random card (whole deal)", lambda t: t["policy"]["cost"]["random"], "s", "tab:gray"),
+    marks = [("advice (whole deal)", lambda t: t.policy.cost["uniform"], "o", "tab:blue"),
+             ("random card (whole deal)", lambda t: t.policy.cost["random"], "s", "tab:gray"),
              ("best other card, in hindsight (first decision)",
-              lambda t: t["oneoff"][0]["regret"]["hindsight"], "^", "tab:orange")]
+              lambda t: t.oneoff[0].regret["hindsight"], "^", "tab:orange")]
     if player:
         marks += [("advice, player's view (expected loss, whole deal)",
-                   lambda t: t["policy"].get("player", {}).get("uniform"), "D", "tab:green"),
-                  ("random card, player's view", lambda t: t["policy"].get("player", {}).get("random"),
+                   lambda t: t.policy.player and t.policy.player.uniform, "D", "tab:green"),
+                  ("random card, player's view", lambda t: t.policy.player and t.policy.player.random,
                    "v", "tab:olive")]
     step = 0.6 / max(1, len(marks) - 1)
     return [(*mark, -0.3 + step * k) for k, mark in enumerate(marks)]
 
 
-def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
+def forest_plot(summary: StudySummary, path: str, game: str | None = None) -> None:
     """Per tactic: what following the advice for a whole deal costs, what a random card at the
     same moments costs, and the best card the advice rules out at its first decision (in
     hindsight), each with its 95% interval over deals, against a zero line."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    rows = [t for t in summary["tactics"] if t["policy"]["deals"]]
+    rows = [t for t in summary.tactics if t.policy.deals]
     prefix = _game_prefix(summary)
-    unit = UNIT_WORDS.get(summary.get("unit"), summary.get("unit") or "")
-    player = any("player" in t["policy"] for t in rows)
+    unit = UNIT_WORDS.get(summary.unit or "", summary.unit or "")
+    player = any(t.policy.player is not None for t in rows)
     marks = plot_marks(player)
     legend = 0.1 + 0.2 * (3 if player else 1)            # inches below the axis for the legend
     height = 1.6 + legend + 0.16 * len(marks) * max(1, len(rows))
@@ -316,22 +465,22 @@ def forest_plot(summary: dict, path: str, game: str | None = None) -> None:
     for label, get, marker, colour, offset in marks:
         xs, lows, highs, ys = [], [], [], []
         for k, t in enumerate(rows):
-            part = get(t)
-            if part is None or part.get("mean") is None:
+            part = _est(get(t))
+            if part is None:
                 continue
-            low, high = part["interval"]
-            xs.append(part["mean"])
-            lows.append(part["mean"] - (low if low is not None else part["mean"]))
-            highs.append((high if high is not None else part["mean"]) - part["mean"])
+            low, high = (part.mean, part.mean) if _nan(part.low) else (part.low, part.high)
+            xs.append(part.mean)
+            lows.append(part.mean - low)
+            highs.append(high - part.mean)
             ys.append(len(rows) - 1 - k + offset)
         ax.errorbar(xs, ys, xerr=[lows, highs], fmt=marker, color=colour, label=label, capsize=3)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([_short(t["tactic"], prefix) for t in reversed(rows)])
+    ax.set_yticklabels([_short(t.tactic, prefix) for t in reversed(rows)])
     against = "against perfect play" + (", or expected loss from the mover's chair" if player else "")
     ax.set_xlabel(f"cost in {unit} {against}\n(95% intervals over deals)")
     view = ", player's view" if player else ""
-    ax.set_title(f"{game or prefix or 'tactics'}: {summary['deals']} deals, objective {summary['objective']}{view}")
+    ax.set_title(f"{game or prefix or 'tactics'}: {summary.deals} deals, objective {summary.objective}{view}")
     fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=2 if player else 3,
                fontsize="small", frameon=False)
     fig.tight_layout(rect=(0, legend / height, 1, 1))

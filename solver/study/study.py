@@ -44,6 +44,7 @@ class StudySettings:
     opponent: str = "perfect"           # "player": the other side plays by PIMC (study.pimc)
     mover: str = "perfect"              # "player": the mover too, where the advice is silent
     pimc_samples: int = 20              # layouts per PIMC decision
+    paired: bool = False                # every tactic played by every seat any of them advised
 
     def fingerprint(self) -> str:
         digest = file_digest(self.tactic_file) if self.tactic_file else ""
@@ -54,12 +55,15 @@ class StudySettings:
             key += ["player", self.samples]
         if "player" in (self.opponent, self.mover):
             key += ["pimc", self.opponent, self.mover, self.pimc_samples]
+        if self.paired:
+            key.append("paired")
         return json.dumps(key)
 
     @property
     def walk(self) -> WalkSettings:
-        return WalkSettings(self.objective, self.first, self.seed, self.limits, self.opponent, self.mover,
-                            self.pimc_samples, self.tt_megabytes)
+        return WalkSettings(self.objective, self.first, self.seed, self.limits, opponent=self.opponent,
+                            mover=self.mover, pimc_samples=self.pimc_samples,
+                            tt_megabytes=self.tt_megabytes, paired=self.paired)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ advice once.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,16 +40,30 @@ from .records import DealRecord, Decision, Run
 from .stats import (
     BREAKDOWN_RESAMPLES,
     RESAMPLES,
+    Comparison,
     Estimate,
     compare,
     holm,
     mean_over_deals,
     subset_all_optimal,
 )
+from .tables import (
+    ByGroup,
+    ConditionalRow,
+    Estimand,
+    NotExact,
+    OneOffRow,
+    PlayerOneOff,
+    PlayerPolicy,
+    PolicyTable,
+    Situation,
+    StudySummary,
+    TacticSummary,
+    Test,
+)
 
-POLICY_ESTIMAND = ("whole deal played by the advice (each deal: the mean over the seats it applied "
-                   "to; deals weighted equally)")
-FIRST, EVERY = "first decision", "every decision, deals weighted equally"
+POLICY_ESTIMAND = Estimand.WHOLE_DEAL.value
+FIRST, EVERY = Estimand.FIRST, Estimand.EVERY
 TOLERANCE = 1e-9
 
 Records = list[tuple[str, str, DealRecord]]          # (deal id, deal text, record)
@@ -139,41 +154,40 @@ def paired_over_deals(items: list, a: Callable, b: Callable, seed: str, resample
 
 # --- the headline ------------------------------------------------------------------------------------
 
-def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMPLES) -> dict:
+def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMPLES) -> PolicyTable:
     """What following the advice for a whole deal costs, against a random card."""
     runs: dict[str, list[RunScore]] = defaultdict(list)
     pairs = []
     for deal_id, _, record in records:
         by_seat: dict[int, dict[str, RunScore]] = defaultdict(dict)
+        applied = {run.seat for run in record.runs if run.tactic == name and run.policy == "uniform" and run.applied}
         for run in record.runs:
             if run.tactic == name and run.result is not None:
                 by_seat[run.seat][run.policy] = run_score(deal_id, record, run)
-        for scores in by_seat.values():
-            if "uniform" in scores and "random" in scores:
+        for seat, scores in by_seat.items():
+            if "uniform" in scores and "random" in scores and seat in applied:
                 pairs.append((scores["uniform"], scores["random"]))
                 for policy, score in scores.items():
                     runs[policy].append(score)
-    out = {"estimand": POLICY_ESTIMAND, "runs": len(pairs),
-           "deals": len({a.deal for a, _ in pairs})}
-    out["cost"] = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples).as_json()
-                   for p in runs}
-    out["worse_outcome"] = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples).as_json()
-                            for p in ("uniform", "random") if p in runs}
-    out["levels_lost"] = {p: _levels_lost(runs[p]) for p in ("uniform", "random") if p in runs}
+    table = PolicyTable(len(pairs), len({a.deal for a, _ in pairs}))
+    table.cost = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples) for p in runs}
+    table.worse_outcome = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples)
+                           for p in ("uniform", "random") if p in runs}
+    table.levels_lost = {p: _levels_lost(runs[p]) for p in ("uniform", "random") if p in runs}
     if pairs:
-        out["vs_random"] = compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random", resamples)
+        table.vs_random = Test(compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random", resamples))
     if pairs and all(a.player_cost is not None for a, _ in pairs):
-        out["player"] = {p: over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}", resamples).as_json()
-                         for p in ("uniform", "random")}
-        out["player"]["vs_random"] = compare_runs(pairs, lambda s: s.player_cost, f"{seed}:player_vs_random",
-                                                  resamples)
-    return out
+        uniform, random = (over_deals(runs[p], lambda s: s.player_cost, f"{seed}:player:{p}", resamples)
+                           for p in ("uniform", "random"))
+        table.player = PlayerPolicy(uniform, random, Test(compare_runs(pairs, lambda s: s.player_cost,
+                                                                       f"{seed}:player_vs_random", resamples)))
+    return table
 
 
-def compare_runs(pairs: list, value: Callable, seed: str, resamples: int = RESAMPLES) -> dict:
+def compare_runs(pairs: list, value: Callable, seed: str, resamples: int = RESAMPLES) -> Comparison:
     a = per_deal([x for x, _ in pairs], value)
     b = per_deal([y for _, y in pairs], value)
-    return compare([a[k] for k in a], [b[k] for k in a], seed, resamples).as_json()
+    return compare([a[k] for k in a], [b[k] for k in a], seed, resamples)
 
 
 def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
@@ -188,7 +202,7 @@ def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
 
 # --- the one-off decisions -----------------------------------------------------------------------------
 
-def oneoff_rows(records: Records, name: str, seed: str, resamples: int = RESAMPLES) -> list[dict]:
+def oneoff_rows(records: Records, name: str, seed: str, resamples: int = RESAMPLES) -> list[OneOffRow]:
     """The one-off statistics under each estimand."""
     scores = decision_scores(records, name)
     firsts = list({s.deal: s for s in reversed(scores)}.values())[::-1]
@@ -202,23 +216,23 @@ def decision_scores(records: Records, name: str) -> list[DecisionScore]:
             for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
 
 
-def _oneoff(estimand: str, scores: list[DecisionScore], seed: str, resamples: int = RESAMPLES) -> dict:
-    def est(field: str) -> dict:
-        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}", resamples).as_json()
-    row = {"estimand": estimand, "decisions": len(scores), "deals": len({s.deal for s in scores}),
-           "keeps_outcome": {"advised": est("advised_optimal"), "every_advised": est("every_advised_optimal"),
-                             "random": est("random_optimal"), "random_subset": est("subset_optimal")},
-           "best_by_points": {"advised": est("advised_best_total"), "random": est("random_best_total")},
-           "regret": {"advised": est("advised_regret"), "random": est("random_regret"),
-                      "hindsight": est("hindsight_regret")}}
+def _oneoff(estimand: Estimand, scores: list[DecisionScore], seed: str, resamples: int = RESAMPLES) -> OneOffRow:
+    def est(field: str) -> Estimate:
+        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}", resamples)
+    row = OneOffRow(estimand, len(scores), len({s.deal for s in scores}),
+                    {"advised": est("advised_optimal"), "every_advised": est("every_advised_optimal"),
+                     "random": est("random_optimal"), "random_subset": est("subset_optimal")},
+                    {"advised": est("advised_best_total"), "random": est("random_best_total")},
+                    {"advised": est("advised_regret"), "random": est("random_regret"),
+                     "hindsight": est("hindsight_regret")})
     if scores:
-        row["vs_random"] = paired_over_deals(scores, lambda s: s.advised_regret, lambda s: s.random_regret,
-                                             f"{seed}:vs_random", resamples).as_json()
+        row.vs_random = Test(paired_over_deals(scores, lambda s: s.advised_regret, lambda s: s.random_regret,
+                                               f"{seed}:vs_random", resamples))
     if scores and all(s.player_advised_regret is not None for s in scores):
-        row["player"] = {"advised": est("player_advised_regret"), "random": est("player_random_regret"),
-                         "vs_random": paired_over_deals(scores, lambda s: s.player_advised_regret,
-                                                        lambda s: s.player_random_regret,
-                                                        f"{seed}:player_vs_random", resamples).as_json()}
+        row.player = PlayerOneOff(est("player_advised_regret"), est("player_random_regret"),
+                                  Test(paired_over_deals(scores, lambda s: s.player_advised_regret,
+                                                         lambda s: s.player_random_regret,
+                                                         f"{seed}:player_vs_random", resamples)))
     return row
 
 
@@ -242,7 +256,7 @@ def only(records: Records, name: str, feature: str, value) -> Records:
     return out
 
 
-def conditional(records: Records, name: str, features: list[str], seed: str) -> list[dict]:
+def conditional(records: Records, name: str, features: list[str], seed: str) -> list[ConditionalRow]:
     """The situations (one feature's value) where following the advice at a decision beats a
     random card, or loses to one: every decision there, the deals weighted equally, with an
     interval over deals that leaves out 0.  Exploratory: many situations are looked at, so
@@ -263,38 +277,53 @@ def conditional(records: Records, name: str, features: list[str], seed: str) -> 
                 continue
             est = mean_over_deals(list(diff.values()), f"{seed}:{feature}={value}", BREAKDOWN_RESAMPLES)
             if est.low > 0 or est.high < 0:
-                found.append({"feature": feature, "value": value, "deals": est.deals, "decisions": len(scores),
-                              "advice_minus_random": est.as_json(),
-                              "verdict": "advice worse" if est.low > 0 else "advice better"})
-    found.sort(key=lambda f: (-abs(f["advice_minus_random"]["mean"]), f["feature"], str(f["value"])))
+                found.append(ConditionalRow(feature, value, est.deals, len(scores), est,
+                                            "advice worse" if est.low > 0 else "advice better"))
+    found.sort(key=lambda f: (-abs(f.advice_minus_random.mean), f.feature, str(f.value)))
     return found
 
 
 # --- the study ----------------------------------------------------------------------------------------------
 
 def summarise_tactic(records: Records, tactic: Tactic, seed: int, objective: str, unit: str | None,
-                     by: str | None = None, features: list[str] | None = None) -> dict:
+                     by: str | None = None, features: list[str] | None = None) -> TacticSummary:
     mine = [(i, t, r) for i, t, r in records if r.exact]
     key = f"{seed}:{tactic.name}"
-    row = {"tactic": tactic.name, "summary": tactic.summary, "sees_all": tactic.sees_all,
-           "objective": objective, "unit": unit, "deals": len(mine),
-           "not_exact": {"deals": len(records) - len(mine),
-                         "decisions": sum(1 for _, _, r in mine for d in r.decisions
-                                          if tactic.name in d.advice and not d.exact),
-                         "runs": sum(1 for _, _, r in mine for run in r.runs
-                                     if run.tactic == tactic.name and run.result is None)},
-           "policy": policy_table(mine, tactic.name, key),
-           "oneoff": oneoff_rows(mine, tactic.name, key)}
+    not_exact = NotExact(len(records) - len(mine),
+                         sum(1 for _, _, r in mine for d in r.decisions if tactic.name in d.advice and not d.exact),
+                         sum(1 for _, _, r in mine for run in r.runs
+                             if run.tactic == tactic.name and run.result is None))
+    row = TacticSummary(tactic.name, tactic.summary, tactic.sees_all, objective, unit, len(mine), not_exact,
+                        policy_table(mine, tactic.name, key), oneoff_rows(mine, tactic.name, key))
     if by is not None:
-        row["by"] = {"feature": by, "groups": [
-            {"value": value,
-             "policy": policy_table(part, tactic.name, f"{key}:{by}={value}", BREAKDOWN_RESAMPLES),
-             "oneoff": oneoff_rows(part, tactic.name, f"{key}:{by}={value}", BREAKDOWN_RESAMPLES)}
-            for value in feature_values(mine, tactic.name, by)
-            for part in [only(mine, tactic.name, by, value)]]}
+        row.by = (by, [ByGroup(value, policy_table(part, tactic.name, f"{key}:{by}={value}", BREAKDOWN_RESAMPLES),
+                               oneoff_rows(part, tactic.name, f"{key}:{by}={value}", BREAKDOWN_RESAMPLES))
+                       for value in feature_values(mine, tactic.name, by)
+                       for part in [only(mine, tactic.name, by, value)]])
     if features:
-        row["conditional"] = conditional(mine, tactic.name, features, key)
+        row.conditional = conditional(mine, tactic.name, features, key)
+    row.situations = situation_rows(mine, tactic.name, key)
     return row
+
+
+SITUATIONS = ("opponent_shows", "card_wins")      # what a player asks first, at a lead / a follow
+
+
+def situation_rows(records: Records, name: str, seed: str) -> tuple[str, list[Situation]] | None:
+    """The whole-deal cost split by what the mover saw at his first use of the advice (the
+    first feature of ``SITUATIONS`` that takes two values or more there)."""
+    for feature in SITUATIONS:
+        values = [v for v in feature_values(records, name, feature) if v is not None]
+        if len(values) < 2:
+            continue
+        groups = []
+        for value in values:
+            table = policy_table(only(records, name, feature, value), name, f"{seed}:{feature}={value}",
+                                 BREAKDOWN_RESAMPLES)
+            if table.deals:
+                groups.append(Situation(value, table.deals, table.cost["uniform"], table.cost["random"]))
+        return feature, groups
+    return None
 
 
 def signature(records: Records, name: str) -> tuple:
@@ -306,43 +335,100 @@ def signature(records: Records, name: str) -> tuple:
 
 
 def summarise(records: Records, tactics: list[Tactic], seed: int, objective: str, unit: str | None,
-              by: str | None = None, features: list[str] | None = None) -> dict:
+              by: str | None = None, features: list[str] | None = None) -> StudySummary:
     """Every tactic's statistics, with Holm-adjusted p-values over the tactics that applied."""
     rows = [summarise_tactic(records, t, seed, objective, unit, by, features) for t in tactics]
     _same_as(records, tactics, rows)
-    _adjust(rows, lambda row: row["policy"].get("vs_random"))
+    _adjust(rows, lambda row: row.policy.vs_random)
     for k in range(2):
-        _adjust(rows, lambda row, k=k: row["oneoff"][k].get("vs_random"))
-    return {"deals": len(records), "objective": objective, "seed": seed, "unit": unit,
-            "tactics": rows}
+        _adjust(rows, lambda row, k=k: row.oneoff[k].vs_random)
+    return StudySummary(len(records), objective, seed, unit, rows)
 
 
-def _same_as(records: Records, tactics: list[Tactic], rows: list[dict]) -> None:
+def _same_as(records: Records, tactics: list[Tactic], rows: list[TacticSummary]) -> None:
     """Mark a tactic that did exactly what an earlier one did (one hypothesis, not two)."""
     seen: dict[tuple, str] = {}
     for tactic, row in zip(tactics, rows):
         sig = signature(records, tactic.name)
         if sig in seen:
-            row["same_as"] = seen[sig]
+            row.same_as = seen[sig]
         else:
             seen[sig] = tactic.name
 
 
-def _adjust(rows: list[dict], test: Callable) -> None:
+def _adjust(rows: list[TacticSummary], test: Callable[[TacticSummary], Test | None]) -> None:
     """Holm over the distinct tactics whose test exists (each same advice once)."""
-    family = [row for row in rows if test(row) is not None and "same_as" not in row]
-    for row, p in zip(family, holm([test(row)["p"] for row in family])):
-        test(row)["p_holm"] = p
+    family = [(row, t) for row in rows if (t := test(row)) is not None and row.same_as is None]
+    for (_, t), p in zip(family, holm([t.p for _, t in family])):
+        t.p_holm = p
     for row in rows:
-        if "same_as" in row and test(row) is not None:
-            twin = next(r for r in rows if r["tactic"] == row["same_as"])
-            test(row)["p_holm"] = test(twin).get("p_holm")
+        mine = test(row)
+        if row.same_as is not None and mine is not None:
+            twin = test(next(r for r in rows if r.tactic == row.same_as))
+            mine.p_holm = None if twin is None else twin.p_holm
 
 
-def headline_width(row: dict) -> float:
+def headline_width(row: TacticSummary) -> float:
     """The width of a tactic's headline interval (advice minus random card, whole deals)."""
-    diff = row["policy"].get("vs_random")
-    if not diff or diff["interval"][0] is None:
+    diff = row.policy.vs_random
+    if diff is None or math.isnan(diff.estimate.low):
         return float("inf")
-    low, high = diff["interval"]
-    return high - low
+    return diff.estimate.high - diff.estimate.low
+
+
+# --- paired comparisons --------------------------------------------------------------------------------
+
+PAIRED_ESTIMAND = Estimand.PAIRED
+
+
+@dataclass
+class PairedRow:
+    """Tactic ``a`` against tactic ``b`` on the same deals and seats: each one's cost (the
+    uniform pick among its advised cards) and the paired difference a - b with its interval
+    and sign-flip test (``p_holm``: Holm over every pair of the study)."""
+
+    a: str
+    b: str
+    deals: int
+    seats: int
+    cost_a: Estimate
+    cost_b: Estimate
+    difference: Comparison
+    p_holm: float | None = None
+    estimand: Estimand = PAIRED_ESTIMAND
+
+    def as_json(self) -> dict:
+        return {"a": self.a, "b": self.b, "estimand": str(self.estimand), "deals": self.deals, "seats": self.seats,
+                "cost_a": self.cost_a.as_json(), "cost_b": self.cost_b.as_json(),
+                "difference": {**self.difference.as_json(), "p_holm": self.p_holm}}
+
+
+def seat_costs(records: Records, name: str, policy: str = "uniform") -> dict[tuple[str, int], float]:
+    """(deal, seat) -> what the tactic's run by ``policy`` cost there (exact runs only)."""
+    return {(deal_id, run.seat): run_score(deal_id, record, run).cost
+            for deal_id, _, record in records for run in record.runs
+            if run.tactic == name and run.policy == policy and run.result is not None}
+
+
+def paired_row(records: Records, a: str, b: str, seed: str, resamples: int = RESAMPLES) -> PairedRow:
+    """One pair on the (deal, seat)s both were played by; each deal once, the mean over its seats."""
+    first, second = seat_costs(records, a), seat_costs(records, b)
+    common = [key for key in first if key in second]
+    per = [(key[0], first[key], second[key]) for key in common]
+    cost_a = per_deal(per, lambda x: x[1], lambda x: x[0])
+    cost_b = per_deal(per, lambda x: x[2], lambda x: x[0])
+    deals = list(cost_a)
+    return PairedRow(a, b, len(deals), len(common),
+                     mean_over_deals([cost_a[k] for k in deals], f"{seed}:{a}", resamples),
+                     mean_over_deals([cost_b[k] for k in deals], f"{seed}:{b}", resamples),
+                     compare([cost_a[k] for k in deals], [cost_b[k] for k in deals], f"{seed}:{a}-{b}", resamples))
+
+
+def paired_rows(records: Records, names: list[str], seed: int | str) -> list[PairedRow]:
+    """Every pair of the tactics, in the order given, with Holm over the pairs."""
+    mine = [(i, t, r) for i, t, r in records if r.exact]
+    rows = [paired_row(mine, a, b, f"{seed}:paired") for k, a in enumerate(names) for b in names[k + 1:]]
+    family = [row for row in rows if row.deals]
+    for row, p in zip(family, holm([row.difference.p for row in family])):
+        row.p_holm = p
+    return rows

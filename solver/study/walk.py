@@ -54,10 +54,22 @@ class WalkSettings:
     mover: str = "perfect"                 # "player": so does the mover where the advice is silent
     pimc_samples: int = 20                 # layouts per PIMC decision
     tt_megabytes: int = 64                 # the PIMC layouts' engine
+    paired: bool = False                   # every tactic runs for every seat any of them advised
 
     @property
     def player_game(self) -> bool:
         return "player" in (self.opponent, self.mover)
+
+
+def _common_starts(applied: dict[str, dict[int, int]], names: list[str]) -> dict[str, dict[int, int]]:
+    """Paired runs: every tactic is played by every seat that any of them advised on the
+    optimal line, from that seat's earliest such ply (a run follows the optimal line until
+    its own advice applies, so the start changes nothing but who is played)."""
+    starts: dict[int, int] = {}
+    for by_seat in applied.values():
+        for seat, ply in by_seat.items():
+            starts[seat] = min(ply, starts.get(seat, ply))
+    return {name: dict(sorted(starts.items())) for name in names}
 
 
 class DealWalk:
@@ -91,6 +103,8 @@ class DealWalk:
             return DealRecord(None, [], {}, [], [], levels, self.session.engine.nodes, False, stop.reason)
         decisions, applied = self._decisions(line)
         perfect, totals = self._perfect_results(line)
+        if self.settings.paired:
+            applied = _common_starts(applied, [t.name for t in self.tactics])
         runs = [self._run(t, seat, policy, line, start)
                 for t in self.tactics for seat, start in applied.get(t.name, {}).items()
                 for policy in POLICIES]

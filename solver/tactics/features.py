@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from stich.files.interrupt import USER_RAISES
 from stich.files.userfile import shown, users_fault
+from stich.model.cards import ACE, Card
 
 from .base import TacticError
 
@@ -56,13 +57,90 @@ def suit_seen(view, advised=()) -> int | None:
     return sum(1 for c in seen if view.suit(c) == suit)
 
 
+# --- what the opponents show against a lead --------------------------------------------------------
+
+SHOWS = ("holds the Ace", "void with a trump", "can beat it", "must follow under", "nothing seen")
+
+
+def shows_against(view, seat: int, card: Card) -> str:
+    """What ``seat`` shows against ``card`` led now, from the cards the mover sees (the first
+    that holds): a higher card of the suit that is its Ace ("holds the Ace"); no card of the
+    suit but a trump ("void with a trump"); anything else that may beat it, a hidden card in
+    hand included ("can beat it"); a card of the suit, every one lower ("must follow under");
+    none of these ("nothing seen": no card of the suit and no trump in sight)."""
+    answers = view.answers(seat, card)
+    suit = view.suit(card)
+    same = [c for c in answers if view.suit(c) == suit]
+    higher = [c for c in same if view.beats(c, card)]
+    if any(c.rank == ACE for c in higher):
+        return SHOWS[0]
+    if not same and not view.is_trump(card) and any(view.is_trump(c) for c in answers):
+        return SHOWS[1]
+    if higher or view.may_beat(seat, card):
+        return SHOWS[2]
+    return SHOWS[3] if same else SHOWS[4]
+
+
+def opponent_shows(view, advised=()) -> str | None:
+    """At a lead: what the opponents show against the advised card (``shows_against``; of
+    several opponents the most dangerous answer); "mixed" when the advised cards differ.
+    None when following or when nothing is advised."""
+    if view.trick or not advised:
+        return None
+    answers = {min((shows_against(view, s, c) for s in view.opponents()), key=SHOWS.index) for c in advised}
+    return answers.pop() if len(answers) == 1 else "mixed"
+
+
+# --- following ---------------------------------------------------------------------------------------
+
+def card_wins(view, advised=()) -> str | None:
+    """When following: whether the advised card beats the card now winning the trick ("yes",
+    "no", or "some" of several).  None at a lead."""
+    if not view.trick or not advised:
+        return None
+    wins = {view.would_win(c) for c in advised}
+    return "some" if len(wins) > 1 else ("yes" if wins.pop() else "no")
+
+
+def partner_winning(view) -> str | None:
+    """When following with a partner: whether a partner's card now wins the trick."""
+    if not view.trick or not view.partners():
+        return None
+    return "yes" if view.winning_seat() in view.partners() else "no"
+
+
+def points_on_table(view) -> int:
+    """The value of the cards in the trick in progress (0 at a lead)."""
+    return sum(view.value(c) for c in view.trick)
+
+
+def trumps_seen(view) -> int | None:
+    """Trumps the mover has seen: his own, face-up ones, the played ones (None: no trumps)."""
+    if view.rules.trump is None:
+        return None
+    seen = set(view.own()) | view.gone()
+    seen |= {c for s in range(view.rules.seats) if s != view.seat for c in view.seen(s)}
+    return sum(1 for c in seen if view.is_trump(c))
+
+
+def trumps_unseen(view) -> int | None:
+    """Trumps still in play that the mover has not seen (None: no trumps)."""
+    if view.rules.trump is None:
+        return None
+    return sum(1 for c in view.unseen if view.is_trump(c))
+
+
 BUILTIN: dict[str, Callable] = {"trick": trick, "stock_left": stock_left, "lead": lead, "seat": seat,
-                                "trumps": trumps, "suit_seen": suit_seen}
+                                "trumps": trumps, "suit_seen": suit_seen, "opponent_shows": opponent_shows,
+                                "card_wins": card_wins, "partner_winning": partner_winning,
+                                "points_on_table": points_on_table, "trumps_seen": trumps_seen,
+                                "trumps_unseen": trumps_unseen}
+WITH_ADVICE = ("suit_seen", "opponent_shows", "card_wins")      # features of the advised cards too
 
 
 def describe(view, advised, extra: dict[str, Callable] | None = None) -> dict[str, object]:
     """Every feature of a decision (``None`` where one does not apply, e.g. no stock)."""
-    out = {name: (f(view, advised) if name == "suit_seen" else f(view)) for name, f in BUILTIN.items()}
+    out = {name: (f(view, advised) if name in WITH_ADVICE else f(view)) for name, f in BUILTIN.items()}
     for name, function in (extra or {}).items():
         out[name] = _user_feature(name, function, view)
     return out
