@@ -218,7 +218,7 @@ class PlayerView(_Reading):
     def answers(self, seat: int, card: Card) -> list[Card]:
         """The cards the mover sees ``seat`` could play if ``card`` were led now: its visible
         playable cards the follow rule allows (a feature's accessor: nothing hidden)."""
-        return self.rules.allowed(list(self._playable[seat]), [card], self._stock_phase)[0]
+        return self.rules.allowed(list(self._sight.playable[seat]), [card], self._sight.stock_phase)[0]
 
     def _regions_of(self, seat: int) -> list[int]:
         return [i for i, (region, _) in enumerate(self._sight.regions) if region.holder == seat + 1]
