@@ -7,7 +7,6 @@ The commands and Python shown on the pages run in tests/test_readme.py."""
 from __future__ import annotations
 
 import html
-import importlib.util
 import re
 import subprocess
 import sys
@@ -26,7 +25,6 @@ GLOSSARY_TERMS = ["double dummy", "rung", "P(dd best)", "Bock", "tout", "for the
                   "random card", "card points", "strokes", "vs best", "optimal"]
 SET_UP = ['pip install . && stich solve examples/scharwenzel-deal.toml',
           'pip install -e ".[test]" && pytest']
-OPTIONAL_PAGES = ["studies/player-questions.md"]      # written elsewhere; in the nav once it exists
 
 
 def section(text: str, title: str) -> str:
@@ -96,29 +94,7 @@ def test_every_page_is_in_the_nav_and_every_nav_entry_is_a_page():
     named = nav_pages()
     pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
     assert not [n for n in named if n not in pages], "a nav entry names no page"
-    assert not sorted(pages - set(named) - set(OPTIONAL_PAGES)), "a page is not in the nav"
-
-
-def load_nav_hook():
-    spec = importlib.util.spec_from_file_location("nav_hook", DOCS / "hooks" / "nav.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("exists", [False, True])
-def test_an_optional_page_is_in_the_nav_only_once_it_exists(exists, tmp_path):
-    hook = load_nav_hook()
-    sections = re.findall(r"^  - ([^:]+):\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
-    assert set(hook.OPTIONAL) <= set(sections), "the hook names a nav section mkdocs.yml lacks"
-    (tmp_path / "studies").mkdir()
-    if exists:
-        (tmp_path / "studies" / "player-questions.md").write_text("# Player questions\n")
-    config = {"docs_dir": str(tmp_path), "nav": [{"Home": "index.md"},
-                                                 {"The studies": [{"How": "studies/index.md"}]}]}
-    studies = hook.on_config(config)["nav"][1]["The studies"]
-    assert ({"Player questions": "studies/player-questions.md"} in studies) is exists
-    assert len(hook.on_config(config)["nav"][1]["The studies"]) == 1 + exists     # added once
+    assert not sorted(pages - set(named)), "a page is not in the nav"
 
 
 # --- the site ------------------------------------------------------------------------------------
