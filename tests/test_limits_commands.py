@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 from randompositions import MODES, generate
 
-from stich.cli.main import main
 from stich import loads
 from stich.analysis.analyze import analyze
 from stich.analysis.puzzle import solve_puzzle
 from stich.analysis.replay import replay
 from stich.analysis.table import dd_table
+from stich.cli.main import main
 from stich.core.anytime import Limits
 from stich.deals.deal import load
 
