@@ -278,3 +278,9 @@ def test_paired_runs_play_every_tactic_by_every_seat_any_of_them_advised():
     from stich.study.walk import _common_starts
     applied = {"a": {1: 4}, "b": {1: 2, 2: 7}}
     assert _common_starts(applied, ["a", "b", "c"]) == {"a": {1: 2, 2: 7}, "b": {1: 2, 2: 7}, "c": {1: 2, 2: 7}}
+
+
+def test_level_words_with_their_score():
+    from stich.report.tactic import level_words
+    assert [level_words(w) for w in ("simple", "schneider (2)", "simple (1)", "tie")] == [
+        "the game", "Schneider (2)", "the game (1)", "the draw"]

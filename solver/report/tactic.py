@@ -157,11 +157,18 @@ def _situations(row: TacticSummary, d: int) -> str:
     return f" By {what} at its first use: " + ", ".join(parts) + "."
 
 
+def level_words(level: str) -> str:
+    """An outcome level in the game's words: "simple" is "the game", "schneider (2)" is
+    "Schneider (2)" (the words after the level are kept)."""
+    head, _, rest = level.partition(" ")
+    return LEVEL_WORDS.get(head, head) + (f" {rest}" if rest else "")
+
+
 def _levels(policy: PolicyTable) -> str:
     lost = policy.levels_lost.get("uniform", {})
     if not lost:
         return ""
-    words = ", ".join(f"{LEVEL_WORDS.get(level, level)} in {100 * share:.0f}%" for level, share in lost.items())
+    words = ", ".join(f"{level_words(level)} in {100 * share:.0f}%" for level, share in lost.items())
     return f" Against perfect play it loses {words} of the deals."
 
 
@@ -228,7 +235,7 @@ def outcome_table(summary: StudySummary, prefix: str | None) -> str | None:
             continue
         lost = t.policy.levels_lost.get("uniform", {})
         rows.append([_short(t.tactic, prefix), _pct(worse["uniform"]), _pct(worse["random"]),
-                     ", ".join(f"{LEVEL_WORDS.get(level, level)} {100 * share:.0f}%"
+                     ", ".join(f"{level_words(level)} {100 * share:.0f}%"
                                for level, share in lost.items()) or "–"])
     if not rows:
         return None
@@ -369,12 +376,13 @@ def learned_text(summary: StudySummary) -> str | None:
     for row in learned:
         lines.append(_fill(f"  {_short(row.rule.name, None)}: {row.rule.sentence}."))
     rows = [[_short(r.rule.name, None), r.policy.deals, _ci(r.policy, d), _ci(r.baseline, d),
-             _ci(r.random, d), _ci(r.vs_baseline.estimate, d),
+             _x(r.random.mean, d), _ci(r.vs_baseline.estimate, d),
              p_text(r.vs_baseline.p if r.p_holm is None else r.p_holm)] for r in learned]
-    lines.append(tabulate(rows, headers=["rule", "deals", "rule", "old advice", "random card",
-                                         "rule − old advice", "p Holm"], tablefmt="simple",
+    lines.append(tabulate(rows, headers=["rule", "deals", "rule", "old advice", "random",
+                                         "rule − old", "p Holm"], tablefmt="simple",
                           disable_numparse=True))
-    lines.append(_fill(f"  (estimand: {learned[0].estimand}; the same deals and seats in every column)"))
+    lines.append(_fill(f"  (estimand: {learned[0].estimand}; the same deals and seats in every column; "
+                       f"the random card's interval is in --json)"))
     return "\n".join(lines)
 
 
