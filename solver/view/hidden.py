@@ -46,7 +46,7 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
     (default: the file's ``seat``, else the seat to move)."""
     source = str(path)
     if source == "-":
-        deal = load(path)             # standard input: plain files only (read once)
+        deal: Deal | None = load(path)      # standard input: plain files only (read once)
         text = None
     else:
         try:            # the bounded reader; what it refuses, ``load`` names below
@@ -58,6 +58,7 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
         if overrides:
             deal = deal.with_rules(overrides)
         return information(deal, seat or _seat_to_move(deal))
+    assert text is not None             # no deal read: the text is a hidden file's
     return read_hidden(text, source, seat, overrides)
 
 
