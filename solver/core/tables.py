@@ -100,8 +100,8 @@ def compile_position(position: Position) -> Tables:
     beat_by = [0] * MAX_CARDS
     if rules.beat == NEXT_HIGHER:       # each card is beaten only by the next higher of its suit
         for card, i in index.items():
-            above: Card | None = cards[i + 1] if i + 1 < len(cards) else None
-            if above is not None and rules.effective_suit[above] == rules.effective_suit[card]:
+            higher = cards[i + 1] if i + 1 < len(cards) else None
+            if higher is not None and rules.effective_suit[higher] == rules.effective_suit[card]:
                 beat_by[i] = 1 << (i + 1)
     tables = Tables(
         cards=cards, index=index, seats=n, side=[rules.side(s) for s in range(n)],

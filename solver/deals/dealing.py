@@ -146,8 +146,8 @@ def generate_deals(game: str, seed: int, count: int, *, players: int | None = No
     players = players or default_players(game)
     rules = parse_rules(game, rules)
     # the two-player games take random_deal's default `players` (it only seeds the shuffle)
-    kwargs = dict(players=players if GAMES[game].players_vary else 4, trump=trump, rules=rules,
-                  notation=notation)
+    kwargs: dict[str, Any] = dict(players=players if GAMES[game].players_vary else 4, trump=trump,
+                                  rules=rules, notation=notation)
     loads(_draw(game, candidate_seed(seed, 0), **kwargs).dump(), f"--game {game}")  # bad settings fail here
     rule_sets: dict[Any, Any] = {}
     candidate = 0

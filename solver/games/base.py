@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from stich.model.cards import SUITS, Card
 from stich.model.outcome import Outcome, Rung
@@ -22,6 +22,15 @@ from .layouts import Hands
 
 # (trump, options, players) -> the rule set of one deal; trump None where the game has none
 BuildRules = Callable[[int | None, dict[str, Any], int], RuleSet]
+
+
+class SearchSettings(TypedDict):
+    """``Engine.value``'s driver and first guess for a game's trees (see ``Game.search``)."""
+
+    driver: str
+    first: str
+
+
 # (title, headers, rows): a table the game adds to the report of a deal
 Section = tuple[str, list[str], list[list[Any]]]
 
@@ -121,7 +130,7 @@ class Game:
     # How the exact value is best found for this game's trees (measured with `stich bench`):
     # the MTD driver ("mtdf": one point at a time, "step": galloping) and the first guess
     # ("half" of the range, "greedy": a play-out of the move ordering).
-    search: dict[str, str] = field(default_factory=lambda: {"driver": "mtdf", "first": "half"})
+    search: SearchSettings = field(default_factory=lambda: SearchSettings(driver="mtdf", first="half"))
     view: View = View()             # what a seat sees (player's view)
     # --- the deal file and dealing ---
     trump_rule: str = NO_TRUMP      # NAMED: the deal must name it (a random deal draws one);

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from stich.core._search import Engine
 from stich.core.anytime import Budget, Limits, Stopped
@@ -75,6 +75,7 @@ class Session:
         while self.referees[known] is None:
             known -= 1
         referee = self.referees[known]
+        assert referee is not None          # the loop above stopped at a known one
         for k in range(known, depth):
             referee = referee.copy()
             index, pair = self.played[k]
@@ -289,19 +290,25 @@ class Session:
         return condition.holds_in(self)
 
     def ladder(self) -> list[Rung]:
-        ladder = self.deal.game_spec.ladder
-        return ladder(self.position, self.deal) if ladder else []
+        return self.deal.game_spec.ladder(self.position, self.deal)
 
     # --- the score where bonuses are scored apart ---------------------------------------------
 
+    def _score_settings(self) -> dict[str, Any]:
+        """The engine settings of the score scored apart (asked only in such a game)."""
+        settings = score_objective(self.root)
+        if settings is None:
+            raise ValueError("this game's score is found on its ladder, not scored apart")
+        return settings
+
     def score_value(self) -> int:
         """The exact value under ``score_objective`` (the engine is left set to it)."""
-        self.engine.objective(**score_objective(self.root))
+        self.engine.objective(**self._score_settings())
         return self.engine.value(None, **self.deal.game_spec.search)
 
     def score_after(self, move: int) -> int:
         """The value under ``score_objective`` after ``move``, counting what it earned."""
-        with self.objective(score_objective(self.root)):
+        with self.objective(self._score_settings()):
             gain = self.push(move)
             try:
                 rest = self.engine.value(None, **self.deal.game_spec.search) if not self.over else 0

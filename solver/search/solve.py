@@ -121,14 +121,14 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
         work.stop(stop)
         span = work.span(stop.lo, stop.hi)
         rungs = work.possible_rungs(span[0] if span else None) if work.ranked else []
-        moves = work.score_moves(None) if with_moves else []
+        moves: list[MoveValue] = work.score_moves(None) if with_moves else []
         return work.partial(deal, moves, span, rungs, started, base)
     # with extras the totals come from a best line; under the total objective that is the line
     # reported below, so it is played out once, there
     totals = session.final_totals(value) if work.constant else None    # no search: arithmetic
     rungs = work.possible_rungs(work.point(totals)) if work.ranked else []
     work.rung = rungs[0] if len(rungs) == 1 and work.stopped is None else None
-    moves: list[MoveValue] = []
+    moves = []
     try:
         if work.apart:           # bonuses scored apart: one exact search of the score
             work.score = work.guard(session.score_value)

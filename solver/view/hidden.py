@@ -49,7 +49,7 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
     source = str(path)
     if source == "-":                 # standard input, read once: a plain or a hidden deal file
         text, source = deal_text(path)
-        deal = None if is_hidden_text(text) else loads(text, source)
+        deal: Deal | None = None if is_hidden_text(text) else loads(text, source)
     else:
         try:            # the bounded reader; what it refuses, ``load`` names below
             text = read_text(path, "deal file", MAX_DEAL_BYTES)
@@ -60,6 +60,7 @@ def read_view(path: str, seat: int | None = None, overrides: dict | None = None)
         if overrides:
             deal = deal.with_rules(overrides)
         return information(deal, seat or _seat_to_move(deal))
+    assert text is not None             # no deal read: the text is a hidden file's
     return read_hidden(text, source, seat, overrides)
 
 
