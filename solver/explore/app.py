@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .deals import pasted_deal, random_deal, whole_table
-from .position import RequestError, read_start
+from .position import RequestError, checked_start, read_start
 from .session import ExploreSession, UnknownJob
 
 STATIC = Path(__file__).parent / "static"
@@ -185,8 +185,8 @@ def deal_routes(session: ExploreSession) -> list:
 
     @api
     async def table(request: Request):
-        start = (await body(request)).get("start")
-        read_start(start)                                   # a bad start: its error, no search
+        start = checked_start((await body(request)).get("start"), session.games)
+        read_start(start, session.games)                    # a bad start: its error, no search
         future = tables.get(start)
         if future is None or (future.done() and future.exception() is not None):
             while len(tables) >= 64:

@@ -32,6 +32,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from stich.model.rules import RuleSet
 from stich.tactics import Tactic
@@ -341,7 +342,7 @@ def summarise(records: Records, tactics: list[Tactic], seed: int, objective: str
     _same_as(records, tactics, rows)
     _adjust(rows, lambda row: row.policy.vs_random)
     for k in range(2):
-        _adjust(rows, lambda row, k=k: row.oneoff[k].vs_random)
+        _adjust(rows, partial(_oneoff_vs_random, k))
     return StudySummary(len(records), objective, seed, unit, rows)
 
 
@@ -354,6 +355,10 @@ def _same_as(records: Records, tactics: list[Tactic], rows: list[TacticSummary])
             row.same_as = seen[sig]
         else:
             seen[sig] = tactic.name
+
+
+def _oneoff_vs_random(k: int, row: TacticSummary) -> Test | None:
+    return row.oneoff[k].vs_random
 
 
 def _adjust(rows: list[TacticSummary], test: Callable[[TacticSummary], Test | None]) -> None:
