@@ -25,7 +25,7 @@ SETS = ("schafkopf2-schellen", "schafkopf2-card17", "elfern")
 
 
 def child(repo: str) -> None:
-    from versions_worker import import_root     # REPO's stich, not the installed one
+    from versions_worker import import_root  # REPO's stich, not the installed one
     sys.path.insert(0, import_root(repo))
     os.chdir(repo)
     try:
