@@ -70,6 +70,13 @@ def _fmt_ms(value: float) -> str:
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
+def _gap(measured_ms: float, target_ms: float | None) -> str:
+    """The target and how far the measured median is from it (``met`` when within)."""
+    if target_ms is None:
+        return ""
+    return f"{target_ms} (met)" if measured_ms <= target_ms else f"{target_ms} ({measured_ms / target_ms:.2f}x)"
+
+
 def _versions_summary(tr) -> None:
     """test_versions.py: the previous code and this code, row by row."""
     from tabulate import tabulate
@@ -80,12 +87,12 @@ def _versions_summary(tr) -> None:
         rows.append([row, r["deals"], r["clock"], _fmt_ms(old["median_ms"]), _fmt_ms(new["median_ms"]),
                      f"{old['median_ms'] / new['median_ms']:.2f}x", f"{old['ns_per_node']:.0f}",
                      f"{new['ns_per_node']:.0f}", f"{old['median_nodes']:,.0f}",
-                     f"{new['median_nodes']:,.0f}", f"{r['load']:.1f}"])
+                     f"{new['median_nodes']:,.0f}", f"{r['load']:.1f}", _gap(new["median_ms"], r.get("target_ms"))])
     tr.write_sep("=", "previous code -> this code, alternating process by process (test_versions.py)")
     tr.write_line(tabulate(rows, headers=["row", "deals", "clock", "old median ms", "new median ms",
                                           "speed-up", "old ns/node", "new ns/node", "old median nodes",
-                                          "new median nodes", "load"],
-                           colalign=("left",) + ("right",) * 10, disable_numparse=True))
+                                          "new median nodes", "load", "target ms (gap)"],
+                           colalign=("left",) + ("right",) * 11, disable_numparse=True))
     tr.write_line("Per deal the median over the rounds, then the median over the deals; cpu: CPU "
                   "seconds of the process, wall: wall seconds (two threads); ns/node: total time / "
                   "total nodes; load: the load average at the end of the row.")

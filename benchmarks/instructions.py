@@ -25,7 +25,8 @@ SETS = ("schafkopf2-schellen", "schafkopf2-card17", "elfern")
 
 
 def child(repo: str) -> None:
-    sys.path.insert(0, repo)
+    from versions_worker import import_root  # REPO's stich, not the installed one
+    sys.path.insert(0, import_root(repo))
     os.chdir(repo)
     try:
         from stich.run.bench import builtin_sets, measure_value
@@ -40,6 +41,7 @@ def child(repo: str) -> None:
             total += sum(measure_value(deal, engine, seed).nodes
                          for seed, deal in zip(deal_set.seeds, deal_set.deals()))
     print(f"nodes {total}")
+    print(f"module {sys.modules['stich'].__file__}")
 
 
 def main() -> None:
@@ -57,7 +59,8 @@ def main() -> None:
     if not (nodes and collected):
         sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
     n, i = int(nodes.group(1)), int(collected.group(1))
-    print(f"{repo}: {i / 1e9:.3f} G instructions, {n:,} nodes, {i / n:.0f} instructions per node")
+    module = re.search(r"module (.*)", out.stdout)
+    print(f"{repo} ({module.group(1) if module else '?'}): {i / 1e9:.3f} G instructions, {n:,} nodes, {i / n:.0f} instructions per node")
 
 
 if __name__ == "__main__":

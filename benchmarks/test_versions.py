@@ -1,5 +1,5 @@
-"""The speed table: every row for the previous code and this code in one run, the two
-versions alternating process by process.
+"""The targets table: every row for the previous code and this code in one run, the two
+versions alternating process by process, each row with its target and the gap to it.
 
 Set ``STICH_BASELINE`` to a checkout of the previous code with its core built, e.g.
 
@@ -46,6 +46,17 @@ ROWS = {
     "4-hand Scharwenzel every card": ("scharwenzel-4", "cards", 1),
 }
 
+# row -> the target for the median in ms (docs/performance-current.md); the two-thread rows
+# are the "two cores" targets
+TARGETS = {
+    "Schafkopf2 value, Schellen": 40,
+    "Schafkopf2 value, card17": 40,
+    "Schafkopf2 full solve, Schellen, 2 threads": 60,
+    "Schafkopf2 full solve, card17, 2 threads": 60,
+    "Elfern value": 100,
+    "Elfern full solve, 2 threads": 150,
+}
+
 
 def _run(repo: str, spec: dict) -> dict:
     out = subprocess.run([sys.executable, str(HERE / "versions_worker.py"), repo, json.dumps(spec)],
@@ -71,7 +82,8 @@ def test_version_row(bench, row):
 
     bench.group = "versions"
     bench.pedantic(go, rounds=1, iterations=1)
-    result = {"clock": clock, "deals": len(deal_set.seeds), "load": os.getloadavg()[0]}
+    result = {"clock": clock, "deals": len(deal_set.seeds), "load": os.getloadavg()[0],
+              "target_ms": TARGETS.get(row)}
     for version, data in runs.items():
         per_deal = [statistics.median(run[clock][k] for run in data) for k in range(len(deal_set.seeds))]
         nodes = data[0]["nodes"]

@@ -13,16 +13,37 @@ the current layout, ``stich.bench`` before it).
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
 import os
 import sys
+import tempfile
 import time
+
+
+def import_root(repo: str) -> str:
+    """The folder to put first on ``sys.path`` so that ``import stich`` reads REPO's code.
+    A checkout since the package became ``stich`` keeps it in ``solver/`` (setup.py maps the
+    name when installing), so a folder beside it links ``stich`` to that; otherwise an
+    installed ``stich`` (this worktree's, editable) would be imported instead of REPO's."""
+    repo = os.path.abspath(repo)
+    if os.path.isdir(os.path.join(repo, "stich")) or not os.path.isdir(os.path.join(repo, "solver")):
+        return repo
+    root = os.path.join(tempfile.gettempdir(), f"stich-import-{hashlib.sha1(repo.encode()).hexdigest()[:12]}")
+    link = os.path.join(root, "stich")
+    if not os.path.islink(link):
+        os.makedirs(root, exist_ok=True)
+        try:
+            os.symlink(os.path.join(repo, "solver"), link)
+        except FileExistsError:                 # another worker made it at the same moment
+            pass
+    return root
 
 
 def main() -> None:
     repo, spec = sys.argv[1], json.loads(sys.argv[2])
-    sys.path.insert(0, repo)
+    sys.path.insert(0, import_root(repo))
     os.chdir(repo)
     try:
         from stich.deals.dealing import random_deal

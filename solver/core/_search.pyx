@@ -19,6 +19,12 @@ include "order.pxi"
 include "part.pxi"
 include "search.pxi"
 
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport PyThread_get_thread_ident
+import threading
+
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
+
 
 class SearchLimit(Exception):
     """A node or time limit stopped the search: the value lies within [lo, hi], proven by
@@ -28,6 +34,28 @@ class SearchLimit(Exception):
         super().__init__(f"search limit reached: the value is between {lo} and {hi}")
         self.lo = lo
         self.hi = hi
+
+
+class SearchInterrupted(SearchLimit, KeyboardInterrupt):
+    """Ctrl-C stopped the search: a KeyboardInterrupt that still says what was proven,
+    the value lying within [lo, hi] (see ``SearchLimit``)."""
+
+    def __init__(self, int lo, int hi):
+        SearchLimit.__init__(self, lo, hi)
+        self.args = (f"interrupted: the value is between {lo} and {hi}",)
+
+
+def interrupt_handled():
+    """Let searches run again after a Ctrl-C that the program has dealt with.  (A search
+    started in the main thread does this itself; until then, or this call, every search in
+    every thread stops at once with ``SearchInterrupted``.)"""
+    st_acknowledge(st_interrupt_count())
+
+
+def simulate_interrupt():
+    """Count a Ctrl-C as the core's SIGINT handler does, without a signal (tests): every
+    search running or started stops until ``interrupt_handled``."""
+    st_simulate_interrupt()
 
 
 cdef class Engine:
@@ -370,6 +398,7 @@ cdef class Engine:
         self._forget()
         self.layouts_of = None
         self.s.c.nodes = 0
+        recheck(&self.s.c)
 
     def next_layout(self, token):
         """Prepare the table for another hidden layout of the information set ``token`` (any
@@ -547,9 +576,10 @@ cdef class Engine:
         cdef Ctx* c = &self.s.c
         cdef Undo undo[MAXPLY]
         cdef int moves[MAXMOVES]
-        cdef int k = 0, i, n, seat, x, keeps, current = value, chosen
+        cdef int k = 0, i, n, seat, x, keeps, current = value, chosen, lo, hi
         cdef uint64_t legal
         out = []
+        self._enter()
         try:
             while c.tricks_left > 0 and self.depth + k < MAXPLY:
                 seat = to_move(c)
@@ -565,7 +595,8 @@ cdef class Engine:
                     with nogil:
                         keeps = keeps_value(c, self.tt, seat, x, current, &undo[k])
                     if c.aborted:
-                        raise SearchLimit(*self.value_range)
+                        value_range(c, &lo, &hi)
+                        raise self._stopped(lo, hi)
                     if keeps:
                         chosen = x
                         break
@@ -585,6 +616,35 @@ cdef class Engine:
 
     # --- searching ------------------------------------------------------------------------
 
+    cdef void _enter(self) except *:
+        """Before a search: the core's Ctrl-C handler in place; in the main thread a pending
+        KeyboardInterrupt raised now, else any interrupt counted so far is acknowledged; a
+        stop by an interrupt that is acknowledged is forgotten (limits stay)."""
+        cdef Ctx* c = &self.s.c
+        cdef int seen
+        st_arm()
+        if PyThread_get_thread_ident() == MAIN_THREAD:
+            seen = st_interrupt_count()
+            PyErr_CheckSignals()
+            st_acknowledge(seen)
+        if c.interrupted and not st_interrupt_pending():
+            c.aborted = 0
+            c.interrupted = 0
+        recheck(c)
+
+    cdef object _stopped(self, int lo, int hi):
+        """The exception for a search the limits or Ctrl-C stopped, with its proven bounds.
+        In the main thread Python's SIGINT handler runs first (its KeyboardInterrupt becomes
+        this exception, which is one too)."""
+        if not self.s.c.interrupted:
+            return SearchLimit(lo, hi)
+        if PyThread_get_thread_ident() == MAIN_THREAD:
+            try:
+                PyErr_CheckSignals()
+            except KeyboardInterrupt:
+                pass
+        return SearchInterrupted(lo, hi)
+
     def value(self, guess=None, str driver="mtdf", str first="half", at_least=None,
               at_most=None):
         """The exact value of the current position under the objective.  ``at_least`` and
@@ -603,8 +663,9 @@ cdef class Engine:
             hi = at_most
         if lo > hi:
             raise ValueError(f"the known bounds [{lo}, {hi}] are empty")
+        self._enter()
         if c.aborted:
-            raise SearchLimit(lo, hi)
+            raise self._stopped(lo, hi)
         if guess is not None:
             g = guess
         elif first == "greedy":
@@ -617,7 +678,7 @@ cdef class Engine:
             else:
                 r = mtdf(c, self.tt, g, &lo, &hi)
         if c.aborted:
-            raise SearchLimit(lo, hi)
+            raise self._stopped(lo, hi)
         return r
 
     def test(self, int target):
@@ -632,12 +693,13 @@ cdef class Engine:
             return True
         if target > hi:
             return False
+        self._enter()
         if c.aborted:
-            raise SearchLimit(lo, hi)
+            raise self._stopped(lo, hi)
         with nogil:
             r = alphabeta(c, self.tt, target - 1, target)
         if c.aborted:
-            raise SearchLimit(lo, hi)
+            raise self._stopped(lo, hi)
         return r >= target
 
     def limit(self, nodes=None, seconds=None):
@@ -668,6 +730,7 @@ cdef class Engine:
 
     def reset_nodes(self):
         self.s.c.nodes = 0
+        recheck(&self.s.c)
 
     def stats(self):
         """Cut-offs by position in the trick and how many the first card tried made: the

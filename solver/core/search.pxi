@@ -361,7 +361,7 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
     cdef int pre = c.pre_valid
     c.pre_valid = 0
     c.nodes += 1
-    if c.limited and limit_hit(c):
+    if c.nodes >= c.next_check and limit_hit(c):
         return 0                # meaningless: the caller sees ``aborted`` and unwinds
     t.ttmove = -1
     if tpos == 0:

@@ -152,7 +152,9 @@ ctypedef struct Ctx:
     uint64_t tt_probes          # this engine's probes, hits and stores of the exact table
     uint64_t tt_hits
     uint64_t tt_stores
-    int limited                 # a node or time limit is set (limits.pxi)
+    uint64_t next_check         # the node count at which limit_hit looks next (limits.pxi)
+    uint64_t next_tick          # ... reads the clock and the interrupt counter next
+    int interrupted             # the search was stopped by Ctrl-C (SIGINT), not by a limit
     uint64_t node_limit         # stop once ``nodes`` reaches this (0: no node limit)
     double deadline             # stop at this monotonic time in seconds (0: no time limit)
     int aborted                 # a limit was hit: searches unwind at once and store nothing

@@ -291,6 +291,6 @@ GOALS = {"win": WIN, "schneider": SCHNEIDER, "schwarz": EVERY_TRICK}
 
 GAME = Game(name="schafkopf2", title="Two-handed Wendish Schafkopf", default_notation=GERMAN,
             layout=LAYOUT, options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
-            search={"driver": "step", "first": "half"}, view=VIEW,
+            search={"driver": "step", "first": "greedy"}, view=VIEW,
             trump_rule=OPTIONAL, trump_of=trump_of, check=check, goals=GOALS, variations=variations,
             no_trick_level=lambda options: True)      # Schwarz: the loser took no trick
