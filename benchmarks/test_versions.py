@@ -46,7 +46,7 @@ ROWS = {
     "4-hand Scharwenzel every card": ("scharwenzel-4", "cards", 1),
 }
 
-# row -> the target for the median in ms (docs/performance-current.md); the two-thread rows
+# row -> the target for the median in ms (docs/explanation/performance.md); the two-thread rows
 # are the "two cores" targets
 TARGETS = {
     "Schafkopf2 value, Schellen": 40,

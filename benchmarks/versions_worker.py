@@ -13,6 +13,7 @@ the current layout, ``stich.bench`` before it).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import json
@@ -34,10 +35,8 @@ def import_root(repo: str) -> str:
     link = os.path.join(root, "stich")
     if not os.path.islink(link):
         os.makedirs(root, exist_ok=True)
-        try:
+        with contextlib.suppress(FileExistsError):      # another worker made it at the same moment
             os.symlink(os.path.join(repo, "solver"), link)
-        except FileExistsError:                 # another worker made it at the same moment
-            pass
     return root
 
 
