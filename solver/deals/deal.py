@@ -1,6 +1,7 @@
 """A deal: the layout as written (hands, piles or stock), the cards already played, and the
-rule options; ``Deal.dump()`` writes it as a deal file (``stich.deals.dealfile_write``) and
-``load``/``loads`` read one (``stich.deals.dealfile_read``), each to an equal ``Deal``.
+rule options; ``Deal.dump()`` writes it as a deal file in the format of ``docs/deal-format.md``
+(``stich.deals.dealfile_write``) and ``load``/``loads`` read one (``stich.deals.dealfile_read``),
+each to an equal ``Deal``.
 """
 
 from __future__ import annotations
