@@ -19,7 +19,25 @@ def stop_starting(signum, frame) -> None:
         os.write(2, STARTING_MESSAGE)
     except OSError:
         pass
-    raise SystemExit(EXIT_INTERRUPTED)
+    _flush_stdout()
+    # nothing is finished before the command starts, so nothing is lost by leaving at once; a
+    # SystemExit raised here could land where it is swallowed (a __del__, a callback) and the
+    # command would run on after the line was printed
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _flush_stdout() -> None:
+    """What a command printed before the signal (after its work) is not lost by os._exit."""
+    import sys
+    try:                  # noqa: SIM105 (as above)
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - a closed pipe, or a write the signal interrupted
+        pass
+
+
+def ignore() -> None:
+    """Ignore SIGINT from here on (the command has finished)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def install():

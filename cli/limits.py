@@ -42,9 +42,13 @@ def limits_of(node_limit: int | None, time_limit: float | None) -> Limits:
 
 
 def exit_if_partial(exact: bool, stopped: str | None) -> None:
-    """After a partial answer was printed: exit 130 if Ctrl-C stopped it, else EXIT_PARTIAL."""
+    """After a partial answer was printed: exit 130 with one line if Ctrl-C stopped it, else
+    EXIT_PARTIAL."""
+    if not exact and stopped == "interrupt":
+        click.echo("stich: interrupted (Ctrl-C): what was finished is printed", err=True)
+        raise SystemExit(130)
     if not exact:
-        raise SystemExit(130 if stopped == "interrupt" else EXIT_PARTIAL)
+        raise SystemExit(EXIT_PARTIAL)
 
 
 def search_progress(deal, quiet: bool = False) -> Callable[[object], None] | None:

@@ -54,5 +54,17 @@ for command in (solve_command, analyze_command, replay_command, puzzle_command, 
 
 interrupt.restore(_previous)
 
+
+
+def run() -> None:
+    """The console script: the command, then Ctrl-C ignored while Python shuts down (the
+    command's work is done and its exit status set; a signal then would kill the process
+    without a word, as Python puts the default action back when it finalizes)."""
+    try:
+        main()
+    finally:
+        interrupt.ignore()
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

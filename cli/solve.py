@@ -18,7 +18,7 @@ from .common import (
     threads_option,
     tt_option,
 )
-from .limits import EXIT_PARTIAL, end_progress, limit_options, limits_of, search_progress
+from .limits import end_progress, exit_if_partial, limit_options, limits_of, search_progress
 
 
 @click.command("solve")
@@ -69,5 +69,4 @@ def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
         emit_json(solve_json(result))
     else:
         click.echo(solve_report(result))
-    if not result.exact:
-        raise SystemExit(130 if result.stopped == "interrupt" else EXIT_PARTIAL)
+    exit_if_partial(result.exact, result.stopped)

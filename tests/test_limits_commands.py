@@ -38,7 +38,7 @@ def run(*args):
 
 def run_json(*args):
     out = run(*args, "--json")
-    return out.exit_code, json.loads(out.output)
+    return out.exit_code, json.loads(out.stdout)
 
 
 def _inside(bounds, totals) -> bool:
@@ -291,7 +291,7 @@ def test_ctrl_c_in_replay_prints_the_cards_finished(monkeypatch):
     _interrupt_on_call(monkeypatch, replay_module, "_judge", 4)     # Ctrl-C at the 4th card
     out = run("replay", "examples/scharwenzel-played.toml", "--json")
     assert out.exit_code == 130
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["exact"] is False and data["stopped"] == "interrupt"
     assert data["cards_analysed"] == 3 < data["cards"]       # the cards before it are kept
     assert data["steps"] == exact["steps"][:3]

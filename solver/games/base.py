@@ -104,6 +104,9 @@ class GoalWord:
 
 
 WIN = GoalWord("level")
+# how a player says each outcome level of the built-in games (the reports' sentences)
+LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
+               "win": "the game"}
 SCHNEIDER = GoalWord("level", levels=("schneider", "schwarz"))
 EVERY_TRICK = GoalWord("streak")
 

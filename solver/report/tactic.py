@@ -13,6 +13,7 @@ import textwrap
 
 from tabulate import tabulate
 
+from stich.games.base import LEVEL_WORDS
 from stich.study.stats import Estimate, p_text
 from stich.study.tables import Estimand, PolicyTable, StudySummary, TacticSummary, Test
 
@@ -96,8 +97,6 @@ QUESTIONS = {
                                       "and your highest trump beats every trump he may hold",
                                       "leading that trump"),
 }
-LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
-               "win": "the game"}
 SOUND_BEST, SOUND_COST = 0.5, 1.0
 ONE = {"card points": "card point", "tricks": "trick", "honours": "honour"}    # "at most 1 ..."
 SOUND_RULE = (f"sound: the advised card is the best card at least {SOUND_BEST:.0%} of the time at its first "
