@@ -172,6 +172,6 @@ def test_table_threads_ctrl_c_keeps_whole_cells(monkeypatch):
                                     "--json"])
     assert out.exit_code == 130
     import json
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)    # the JSON is standard output; the Ctrl-C line is on standard error
     assert data.get("exact") is False and 0 < len(data["cells"]) < 4
     assert all(cell.get("exact", True) and cell["totals"] is not None for cell in data["cells"])
