@@ -78,8 +78,22 @@ def test_no_product_document_speaks_of_the_projects_history(page):
     assert not hits, f"{page.relative_to(ROOT)}: {hits} (history goes to CHANGELOG.md)"
 
 
+CODE_AND_DATA = [p for folder in ("solver", "cli", "tests", "benchmarks", "examples", "tools")
+                 for p in sorted((ROOT / folder).rglob("*"))
+                 if p.is_file() and p.suffix in {".py", ".pyx", ".pxi", ".json", ".toml", ".md", ".js",
+                                                 ".html", ".css"}]
+
+
+def test_no_source_test_or_example_names_an_issue():
+    """Tests, code and the regression inputs say what they check, not which issue asked."""
+    hits = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in CODE_AND_DATA
+            for m in re.finditer(r"issue [0-9]+", p.read_text(encoding="utf-8", errors="replace"), re.I)]
+    assert not hits, hits[:10]
+
+
 def test_the_history_check_finds_history():
-    assert HISTORY.search("as Issue 19 states") and HISTORY.search("the Third round")
+    # built from parts, so that this file itself names no issue and no round
+    assert HISTORY.search("as " + "Issue " + "7 states") and HISTORY.search("the " + "Third" + " round")
     assert not HISTORY.search("a round of drinks; the first trick")
 
 
