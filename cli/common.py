@@ -163,7 +163,7 @@ def _load_rules_files(ctx, param, values):
         game = register(GAMES, path)
         # worker processes (batch --jobs) import the games again: they read this variable
         known = [p for p in os.environ.get(RULES_FILES_ENV, "").split(os.pathsep) if p]
-        if game.rule_file not in known:
+        if game.rule_file is not None and game.rule_file not in known:
             os.environ[RULES_FILES_ENV] = os.pathsep.join(known + [game.rule_file])
     return values
 

@@ -37,16 +37,16 @@ class Analysis:
 
 
 def rows_of(result: Result, expand: bool) -> tuple[Row, ...]:
-    seat = result.to_move
-    own = result.deal.rule_set.side(seat - 1)
+    own = result.deal.rule_set.side(result.mover - 1)
     groups: dict[int, list[MoveValue]] = {}
     for move in result.moves:
         groups.setdefault(move.group if not expand else id(move), []).append(move)
     rows = []
     for moves in groups.values():
         first = moves[0]
-        rows.append(Row(tuple(m.card for m in moves), first.totals,
-                        result.totals[own] - first.totals[own], first.optimal, first.level,
+        rows.append(Row(tuple(m.card for m in moves), first.exact_totals,
+                        result.exact_totals[own] - first.exact_totals[own], bool(first.optimal),
+                        first.level,
                         first.winner, first.rank, first.pair))
     sign = 1 if own == 0 else -1
     rows.sort(key=lambda r: (not r.optimal, -sign * (r.rank or 0), r.loss))
@@ -75,7 +75,7 @@ def as_leader(deal: Deal, seat: int) -> Deal:
     if position.trick:
         raise DealError("--all-seats needs a position at the start of a trick (the last trick "
                         "in `play` is unfinished)", "play", deal.source)
-    changed = replace(deal, play=(), leader=seat, taken=tuple(position.points),
+    changed = replace(deal, play=(), leader=seat, taken=(position.points[0], position.points[1]),
                       **deal.game_spec.layout.as_ending(position))
     return loads(changed.dump(), deal.source)
 

@@ -145,7 +145,7 @@ class GoalSearch:
 class PuzzleResult:
     deal: Deal
     goal: Goal
-    reachable: bool
+    reachable: bool | None                # None: not decided within the limits
     verdict: str                          # sound, cooked, unreachable
     key_moves: tuple[tuple[Card, ...], ...]   # groups of equivalent cards that keep the goal
     failing: tuple[tuple[Card, ...], ...]
@@ -179,9 +179,9 @@ def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
     gs = GoalSearch(session, goal)
     reachable = session.attempt(gs.holds)
     solver_to_move = position.rules.side(position.to_move) == side
-    key: list[list[Card]] = []
-    failing: list[list[Card]] = []
-    undecided: list[list[Card]] = []
+    key: list[tuple[Card, ...]] = []
+    failing: list[tuple[Card, ...]] = []
+    undecided: list[tuple[Card, ...]] = []
     for child in session.moves():
         ok = session.attempt(gs.holds)
         {True: key, False: failing, None: undecided}[ok].append(session.cards_of(child.group))
@@ -237,12 +237,15 @@ def _solver_choice(session: Session, gs: GoalSearch) -> int:
     return session.classes()[0][0]
 
 
-def _best_total(session: Session, side: int) -> int:
-    best, best_total = None, None
+def _most_points_card(session: Session, side: int) -> int:
+    """The card after which ``side`` ends with the most points (the first of equals)."""
+    best, best_total = -1, None
     for child in session.moves():
         total = _solver_total(session, side)
         if best_total is None or total > best_total:
             best, best_total = child.move, total
+    if best_total is None:
+        raise ValueError("no card to play: the deal is over")
     return best
 
 
@@ -276,7 +279,7 @@ def _refute(session: Session, gs: GoalSearch, side: int, first: int):
     solver fights on with its best total."""
     def choose(s: Session) -> int:
         if s.side_to_move() == side:
-            return _best_total(s, side)
+            return _most_points_card(s, side)
         return _defence_choice(s, gs, side, False)
     cards = _walk(session, [first], choose)
     return (cards[0], tuple(cards[1:]))

@@ -95,7 +95,8 @@ def replay(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, with_outcome
         if progress:
             progress(k + 1, len(played))
     complete = len(played) == cards_left
-    final = tuple(session.position.points) if complete and len(steps) == len(played) else before
+    points = session.position.points
+    final = (points[0], points[1]) if complete and len(steps) == len(played) else before
     return Replay(deal, tuple(steps), final, complete, engine.nodes, session.stopped is None,
                   session.stopped, len(played))
 

@@ -23,6 +23,7 @@ from stich.deals.deal import Deal, DealError, loads
 from stich.model.cards import SUITS
 from stich.model.outcome import Outcome
 from stich.model.rules import RuleSet
+from stich.search.result import known
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 from stich.search.threads import share_out
 
@@ -37,6 +38,14 @@ class Cell:
     exact: bool = True                   # False: a limit was hit in this cell
     bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # each side's (low, high)
     levels: tuple[tuple[str, int | None], ...] = ()   # outcome levels still possible
+
+    @property
+    def exact_totals(self) -> tuple[int, int]:
+        return known(self.totals, "cell's totals")
+
+    @property
+    def exact_outcome(self) -> Outcome:
+        return known(self.outcome, "cell's outcome")
 
 
 @dataclass(frozen=True)
@@ -94,10 +103,13 @@ def dd_table(deal: Deal, *, tt_megabytes: int = DEFAULT_TT_MEGABYTES, objective:
         for seat in range(1, deal.players + 1):
             side = RuleSet.side_of(seat)
             leader = seat if by_declarer else deal.leader
-            if not all(_find(cells, s, leader) and _find(cells, s, leader).exact for s in SUITS):
+            row = {s: _find(cells, s, leader) for s in SUITS}
+            decided = {s: (c.outcome, c.totals) for s, c in row.items()
+                       if c is not None and c.exact and c.outcome is not None and c.totals is not None}
+            if len(decided) < len(SUITS):
                 continue                     # not decided: a cell is partial or missing
-            best[seat] = max(SUITS, key=lambda s: (signed_score(_find(cells, s, leader).outcome, side),
-                                                   _find(cells, s, leader).totals[side], -s))
+            best[seat] = max(SUITS, key=lambda s: (signed_score(decided[s][0], side),
+                                                   decided[s][1][side], -s))
     return Table(deal, tuple(cells), best, bool(deal.play), len(plan), stopped, _rules_used(deal, plan))
 
 

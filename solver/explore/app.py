@@ -199,7 +199,10 @@ def deal_routes(session: ExploreSession) -> list:
             Route("/api/deal/table", table, methods=post)]
 
 
-async def not_found(request: Request, exc: HTTPException) -> JSONResponse:
+async def not_found(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's HTTP errors (an unknown path, a wrong method) as the API's JSON errors."""
+    if not isinstance(exc, HTTPException):
+        return error("internal error", 500)
     return error(exc.detail if isinstance(exc.detail, str) else "not found", exc.status_code)
 
 

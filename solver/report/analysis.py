@@ -67,8 +67,8 @@ def analysis_json(analysis: Analysis) -> dict:
                 ("exact", "stopped", "totals", "bounds", "levels", "outcome", "moves")}}
     return {
         "seat": analysis.seat,
-        "totals": list(analysis.result.totals),
-        "outcome": analysis.result.outcome.as_json(),
+        "totals": list(analysis.result.exact_totals),
+        "outcome": analysis.result.exact_outcome.as_json(),
         "moves": [{"cards": [card_text(c, deal) for c in row.cards], "totals": list(row.totals),
                    **({"announce": shown_suit(row.pair, deal)} if row.pair is not None else {}),
                    "loss": row.loss, "optimal": row.optimal,

@@ -54,14 +54,14 @@ def moves_table(result: Result) -> str:
     """Every legal card, optimal ones first, with what it costs the player to move."""
     deal = result.deal
     rules = deal.rule_set
-    own = rules.side(result.to_move - 1)
+    own = rules.side(result.mover - 1)
     sign = 1 if own == 0 else -1
     rows = []
     ordered = sorted(result.moves, key=lambda m: (not m.optimal, -sign * (m.rank or 0),
-                                                  result.totals[own] - m.totals[own], m.group))
+                                                  result.exact_totals[own] - m.exact_totals[own], m.group))
     for move in ordered:
-        loss = move.totals[own] - result.totals[own]
-        rows.append([move_text(move.card, move.pair, deal), f"{move.totals[0]} - {move.totals[1]}",
+        loss = move.exact_totals[own] - result.exact_totals[own]
+        rows.append([move_text(move.card, move.pair, deal), f"{move.exact_totals[0]} - {move.exact_totals[1]}",
                      f"{loss:+d}" if loss else "", move_outcome_text(move, rules),
                      "*" if move.optimal else ""])
     return tabulate(rows, headers=["card", "totals", "vs best", "outcome (play for score)", "optimal"],
@@ -89,7 +89,7 @@ def partial_moves_table(result: Result) -> str:
 def partial_summary(result: Result) -> list[str]:
     """The lines that say a solve is partial and what is proven of the position."""
     deal = result.deal
-    out = [f"PARTIAL ANSWER: the search stopped because {STOPPED_WORDS.get(result.stopped, result.stopped)}; "
+    out = [f"PARTIAL ANSWER: the search stopped because {STOPPED_WORDS.get(result.stopped or '', result.stopped)}; "
            f"only what is proven is shown."]
     if result.totals is not None:
         out.append(f"Double-dummy totals: {totals_text(deal, result.totals)}")
@@ -122,18 +122,18 @@ def solve_report(result: Result) -> str:
     if not result.exact:
         return partial_report(result, out)
     if result.to_move is None:
-        out.append(f"The deal is over. {totals_text(deal, result.totals)}")
+        out.append(f"The deal is over. {totals_text(deal, result.exact_totals)}")
         return "\n".join(out)
-    out.append(f"Double-dummy totals: {totals_text(deal, result.totals)}")
+    out.append(f"Double-dummy totals: {totals_text(deal, result.exact_totals)}")
     out.append(f"Outcome (playing for the {'score' if result.objective == 'score' else 'totals'}): "
-               f"{result.outcome.text}")
+               f"{result.exact_outcome.text}")
     if result.line_totals != result.totals:
-        out.append(f"(the line below plays for the score and ends at {totals_text(deal, result.line_totals)})")
+        out.append(f"(the line below plays for the score and ends at {totals_text(deal, result.exact_line_totals)})")
     out.append(f"({result.nodes:,} nodes, {result.seconds * 1000:.1f} ms)")
     if result.moves:
         out += ["", f"Cards of seat {result.to_move} (to play):", moves_table(result)]
-        own = deal.rule_set.side(result.to_move - 1)
-        if any(m.optimal and m.totals[own] != result.totals[own] for m in result.moves):
+        own = deal.rule_set.side(result.mover - 1)
+        if any(m.optimal and m.exact_totals[own] != result.exact_totals[own] for m in result.moves):
             out.append(score_star_note(deal.rule_set))
     if result.line_tricks:
         out += ["", "One optimal line:", line_table(result)]

@@ -118,8 +118,8 @@ def table_json(table: Table) -> dict:
     deal = table.deal
     return {
         "game": deal.game,
-        "cells": [{"trump": suit_name(c.trump, deal.notation), "leader": c.leader, "totals": list(c.totals),
-                   "outcome": c.outcome.as_json(), "nodes": c.nodes} if c.exact else
+        "cells": [{"trump": suit_name(c.trump, deal.notation), "leader": c.leader, "totals": list(c.exact_totals),
+                   "outcome": c.exact_outcome.as_json(), "nodes": c.nodes} if c.exact else
                   {"trump": suit_name(c.trump, deal.notation), "leader": c.leader, "exact": False,
                    "totals": listed(c.totals), "bounds": bounds_json(c.bounds), "outcome": None,
                    "levels": [{"level": level, "winner": winner} for level, winner in c.levels],

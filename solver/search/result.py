@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from stich.deals.deal import Deal
 from stich.model.cards import Card
 from stich.model.outcome import Outcome
 
-__all__ = ["MoveValue", "Result"]
+__all__ = ["MoveValue", "PartialAnswer", "Result", "known"]
+
+
+T = TypeVar("T")
+
+
+class PartialAnswer(ValueError):
+    """An exact figure was read from a partial answer (a limit or Ctrl-C stopped the solve)."""
+
+
+def known(value: T | None, what: str) -> T:
+    """``value``, which only a partial answer leaves None."""
+    if value is None:
+        raise PartialAnswer(f"the {what} are not known: the answer is partial")
+    return value
 
 
 @dataclass(frozen=True)
@@ -26,6 +41,11 @@ class MoveValue:
     pair: int | None = None      # the pair shown with this lead (rules.pairs: a marriage announced)
     bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # partial answer: each
                                  # side's final total lies in its (low, high)
+
+    @property
+    def exact_totals(self) -> tuple[int, int]:
+        """``totals`` of a card whose value is proven (``PartialAnswer`` otherwise)."""
+        return known(self.totals, "card's totals")
 
 
 @dataclass(frozen=True)
@@ -57,3 +77,25 @@ class Result:
     @property
     def unit(self) -> str:
         return self.deal.rule_set.unit
+
+    @property
+    def mover(self) -> int:
+        """``to_move`` of a position still in play (``ValueError`` once the deal is over)."""
+        if self.to_move is None:
+            raise ValueError("the deal is over: no seat is to move")
+        return self.to_move
+
+    @property
+    def exact_totals(self) -> tuple[int, int]:
+        """``totals`` of an exact answer (``PartialAnswer`` for a partial one)."""
+        return known(self.totals, "totals")
+
+    @property
+    def exact_line_totals(self) -> tuple[int, int]:
+        """``line_totals`` of an exact answer (``PartialAnswer`` for a partial one)."""
+        return known(self.line_totals, "line's totals")
+
+    @property
+    def exact_outcome(self) -> Outcome:
+        """``outcome`` of an exact answer (``PartialAnswer`` for a partial one)."""
+        return known(self.outcome, "outcome")

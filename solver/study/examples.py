@@ -57,14 +57,15 @@ def example_files(records: list[tuple[str, str, DealRecord]], name: str, kinds=K
 
 def _header(name: str, kind: str, deal_id: str, d: Decision, unit: str) -> list[str]:
     top = max(d.totals)
-    ranked = d.ranks is not None
-    best = [i for i in range(len(d.cards)) if (d.ranks[i] == max(d.ranks) if ranked else d.totals[i] == top)]
-    what = "keeps the outcome" if ranked else "is best by points"
+    ranks = d.ranks
+    best = [i for i in range(len(d.cards))
+            if (ranks[i] == max(ranks) if ranks is not None else d.totals[i] == top)]
+    what = "keeps the outcome" if ranks is not None else "is best by points"
 
     def verdict(i: int) -> str:
         words = []
-        if ranked:
-            words.append("keeps the outcome" if d.ranks[i] == max(d.ranks) else "loses the outcome")
+        if ranks is not None:
+            words.append("keeps the outcome" if ranks[i] == max(ranks) else "loses the outcome")
         words.append("best by points" if d.totals[i] == top else f"gives away {top - d.totals[i]} {unit}")
         return f"{d.cards[i]} ({', '.join(words)})"
     return [f"# stich tactic example ({kind}): {name}",

@@ -82,13 +82,17 @@ class RunScore:
 
 
 def run_score(deal_id: str, record: DealRecord, run: Run) -> RunScore:
+    """What a finished run cost against perfect play (a run a limit stopped has no score)."""
+    result = run.result
+    if result is None:
+        raise ValueError(f"{deal_id}: a limit stopped the run of seat {run.seat}: it has no score")
     perfect = record.perfect[run.seat]
     side = RuleSet.side_of(run.seat)
-    worse = perfect.rank is not None and run.result.rank < perfect.rank
+    best, got = perfect.rank, result.rank
+    worse = best is not None and got is not None and got < best
     lost = tuple(words for rank, words, winner in record.levels if winner == side
-                 and perfect.rank is not None
-                 and perfect.rank >= _mine(rank, side) > run.result.rank)
-    return RunScore(deal_id, perfect.total - run.result.total, worse, lost, run.player_cost)
+                 and best is not None and got is not None and best >= _mine(rank, side) > got)
+    return RunScore(deal_id, perfect.total - result.total, worse, lost, run.player_cost)
 
 
 def _mine(rank: int, side: int) -> int:
