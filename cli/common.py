@@ -1,12 +1,7 @@
-"""What every command shares: reading the deal, --rule, --json, and the exit status contract.
+"""What every command shares: reading the deal, --rule options, rule files and --json.
 
-Exit status (``EXIT_STATUSES``, listed in ``stich --help``): 0 success; 2 bad input (one line
-on stderr naming file, key and problem); 3, 4 a cooked or unreachable puzzle; 5 a partial
-answer (a limit was reached); 130 interrupted (Ctrl-C); 141 the output pipe closed; 1 anything
-else.  No traceback reaches the user unless STICH_DEBUG=1 is set.
-
-A command that finds bad input itself calls ``fail`` (one line, exit 2); the reader's and
-the library's errors are turned into the same line by ``StichGroup``.
+The exit status contract (``EXIT_STATUSES``, ``fail``) and the group (``StichGroup``) live in
+``stich.cli.group``, which imports nothing of the solver; they are handed on from here.
 """
 
 from __future__ import annotations
@@ -15,102 +10,29 @@ import json
 import math
 import os
 import sys
-import threading
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from stich.deals.deal import Deal, DealError, load
-from stich.files.interrupt import watching
-from stich.games import GAMES, RULES_FILES_ENV, OptionError, register
+from stich.deals.deal import Deal, load
+from stich.games import GAMES, RULES_FILES_ENV, register
 
-from . import interrupt
-
-EXIT_INPUT = 2
-EXIT_OTHER = 1
-EXIT_INTERRUPTED = 130
-EXIT_BROKEN_PIPE = 141            # 128 + SIGPIPE, what a shell reports for a closed pipe
-EXIT_STATUSES = ((0, "success (puzzle: sound)"),
-                 (1, "an internal error"),
-                 (2, "bad input: one line naming the file, the key and the problem"),
-                 (3, "puzzle: cooked (several key moves)"),
-                 (4, "puzzle: the goal cannot be reached"),
-                 (5, "a partial answer: a --node-limit or --time-limit was reached"),
-                 (130, "interrupted by Ctrl-C (what was finished is printed or kept)"),
-                 (141, "the output pipe was closed (stich ... | head)"))
-
-
-def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
-    """Stop the command: ``stich: message`` as one line on standard error, exit ``code``."""
-    click.echo(f"stich: {_one_line(message)}", err=True)
-    sys.exit(code)
+from .group import (  # noqa: F401 - the exit contract, shared by every command
+    EXIT_BROKEN_PIPE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OTHER,
+    EXIT_STATUSES,
+    StichGroup,
+    fail,
+)
 
 
 class InputError(click.ClickException):
     """Bad input found by a command itself (not by the deal reader)."""
 
     exit_code = EXIT_INPUT
-
-
-class StichGroup(click.Group):
-    """A click group that turns our exceptions into the exit statuses of the contract."""
-
-    def main(self, *args: Any, **kwargs: Any) -> Any:
-        """Ctrl-C while click reads the arguments (before ``invoke`` watches it) or after the
-        command, as during the start-up: one line, exit 130 (click would print "Aborted!")."""
-        if threading.current_thread() is not threading.main_thread():
-            return super().main(*args, **kwargs)
-        previous = interrupt.install()
-        try:
-            return super().main(*args, **kwargs)
-        finally:
-            interrupt.restore(previous)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            with watching():                    # a real Ctrl-C is told from a user file's own
-                return super().invoke(ctx)
-        except click.exceptions.Exit:
-            raise
-        except click.exceptions.Abort:          # click's own Ctrl-C
-            fail("interrupted", EXIT_INTERRUPTED)
-        except click.UsageError as exc:         # one line, as every other input error
-            where = f"{exc.ctx.info_name}: " if exc.ctx is not None and exc.ctx is not ctx else ""
-            fail(f"{where}{exc.format_message()} (see --help)", EXIT_INPUT)
-        except click.ClickException as exc:
-            fail(exc.format_message(), exc.exit_code)
-        except MemoryError:
-            fail("out of memory (a smaller --tt-mb may help)", EXIT_INPUT)
-        except RecursionError:
-            fail("input nested too deeply", EXIT_INPUT)
-        except (DealError, OptionError) as exc:
-            fail(str(exc), EXIT_INPUT)
-        except BrokenPipeError:
-            # the reader went away (`stich ... | head`): stop quietly, as a shell tool does
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            ctx.exit(EXIT_BROKEN_PIPE)
-        except KeyboardInterrupt:
-            # nothing unfinished is shown as an answer; what was finished (files written, batch
-            # lines) stays.  Bounds proven so far come with the time and node limits.
-            fail("interrupted (Ctrl-C) before the search finished: no result", EXIT_INTERRUPTED)
-        except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
-            if isinstance(exc, ValueError) and "null byte" in str(exc):    # os.stat of click.Path
-                fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
-            if os.environ.get("STICH_DEBUG"):
-                raise
-            fail(f"internal error: {type(exc).__name__}: {exc} (set STICH_DEBUG=1 for a traceback)",
-                 EXIT_OTHER)
-
-
-_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines splits at, but \n
-
-
-def _one_line(text: str) -> str:
-    """A message as one line: newlines become spaces, other line breaks (a quoted TOML key
-    may hold one) are shown escaped."""
-    text = " ".join(text.split("\n"))
-    return "".join(repr(ch)[1:-1] if ch in _LINE_BREAKS else ch for ch in text)
 
 
 class FiniteRange(click.FloatRange):

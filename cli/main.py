@@ -13,22 +13,33 @@ import click  # noqa: E402
 
 import stich  # noqa: E402
 
-try:
-    from .analyze import analyze_command
-    from .batch import batch_command
-    from .bench import bench_command
-    from .common import EXIT_STATUSES, StichGroup
-    from .deal import deal_command
-    from .explore import explore_command
-    from .puzzle import puzzle_command
-    from .replay import replay_command
-    from .rules import rules_command
-    from .solve import solve_command
-    from .suggest import suggest_command
-    from .table import table_command
-    from .tactic import tactic_command
-except ModuleNotFoundError as _exc:
-    raise stich.core_not_built(_exc) from None
+from .group import EXIT_STATUSES, LazyGroup  # noqa: E402
+
+# Each command: the module that defines NAME_command, and the first paragraph of its help as
+# `stich --help` lists it (tests/test_cli.py checks each against the command itself).  A
+# command's module is imported only when it runs or its help is shown.
+COMMANDS = {
+    "analyze": ("analyze", "Score every legal card of the player to move in FILE."),
+    "batch": ("batch", "Solve many deals: every *.toml in each DIR (or each FILE) and the "
+                       "--generate'd ones."),
+    "bench": ("bench", "Solve a fixed built-in set of seeded deals (a few per game) and print, per "
+                       "game: the deals, the total nodes, the time, nodes per second, nanoseconds "
+                       "per node and the median milliseconds per deal."),
+    "deal": ("deal", "Deal random whole deals of a game, as deal files."),
+    "explore": ("explore", "Play through FILE in a web page, with every legal card's value shown."),
+    "puzzle": ("puzzle", "Check the puzzle in FILE: can the side reach GOAL against every defence?"),
+    "replay": ("replay", "Analyse the cards actually played in FILE's `play`, like a bridge play "
+                         "analysis."),
+    "rules": ("rules", "List the rule options of GAME (or of every game) with their values and "
+                       "defaults."),
+    "solve": ("solve", "Solve the position in FILE exactly (FILE may be - for standard input)."),
+    "suggest": ("suggest", "Which card to play from what a seat can see (the player's view, single "
+                           "dummy)."),
+    "table": ("table", "The double-dummy table of the deal in FILE (like the bridge solver's DD "
+                       "table)."),
+    "tactic": ("tactic", "Test playing advice (tactics) against perfect play, as a player would "
+                         "follow it."),
+}
 
 MAIN_HELP = """stich: exact double-dummy analysis of Scharwenzel, two-handed Wendish Schafkopf,
 Elfern and the games of rule files.
@@ -41,19 +52,14 @@ Exit status:
 """ + "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_STATUSES)
 
 
-@click.group(cls=StichGroup, help=MAIN_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, help=MAIN_HELP,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(stich.__version__, prog_name="stich")
 def main() -> None:
     """The group of every command (its help is ``MAIN_HELP``)."""
 
 
-for command in (solve_command, analyze_command, replay_command, puzzle_command, table_command,
-                rules_command, deal_command, batch_command, bench_command, suggest_command,
-                tactic_command, explore_command):
-    main.add_command(command)
-
 interrupt.restore(_previous)
-
 
 
 def run() -> None:

@@ -495,3 +495,19 @@ def test_table_json_names_trumps_as_the_report_does():
     assert {cell["trump"] for cell in data["cells"]} == {"eichel", "gruen", "rot", "schellen"}
     data = json.loads(cli_run("table", EXAMPLES / "scharwenzel-ending.toml", "--json").stdout)
     assert {cell["trump"] for cell in data["cells"]} == {"clubs", "spades", "hearts", "diamonds"}
+
+
+@pytest.mark.parametrize("width", [20, 45, 60, 80, 120])
+def test_the_help_lists_each_command_as_the_command_itself_says(width):
+    """`stich --help` lists the commands from a table (no command module is imported for it):
+    each listed line is the one the command's own help gives."""
+    import click
+
+    from stich.cli.main import COMMANDS, main
+    ctx = click.Context(main)
+    for name, (_, paragraph) in COMMANDS.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and command.name == name
+        listed = click.Command(name, help=paragraph).get_short_help_str(width)
+        assert listed == command.get_short_help_str(width), name
+    assert main.list_commands(ctx) == sorted(COMMANDS)

@@ -1,6 +1,6 @@
 """The command line stays a thin front end: no function of ``cli/`` is longer than
-60 lines, and there is one way to stop on bad input (``stich.cli.common.fail``) and one progress bar
-(``stich.cli.progress``, tqdm's)."""
+60 lines, and there is one way to stop on bad input (``stich.cli.group.fail``, which
+``stich.cli.common`` hands on) and one progress bar (``stich.cli.progress``, tqdm's)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,6 @@ def test_the_length_check_sees_a_long_function(tmp_path):
 def test_one_fail_and_one_progress_bar():
     defined = {path.name: {n for n, _ in functions(path.read_text(encoding="utf-8"))}
                for path in (ROOT / "cli").glob("*.py")}
-    assert [name for name, names in defined.items() if "fail" in names] == ["common.py"]
+    assert [name for name, names in defined.items() if "fail" in names] == ["group.py"]
     text = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "cli").glob("*.py"))
     assert "click.progressbar" not in text and "RateBar" not in text

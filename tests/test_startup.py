@@ -109,3 +109,15 @@ def test_ctrl_c_at_any_moment_of_the_start_is_one_line_and_130(command, tmp_path
         assert code == 130 and "Traceback" not in err and len(lines) == 1, (moment, code, err)
         assert lines[0].startswith("stich: "), (moment, err)
     assert hit >= len(MOMENTS) // 2, "the command finished before most of the moments"
+
+
+def command_modules(loaded: set[str]) -> set[str]:
+    from stich.cli.main import COMMANDS
+    return {name for name, (module, _) in COMMANDS.items() if f"stich.cli.{module}" in loaded}
+
+
+def test_help_imports_no_command_and_a_command_only_its_own():
+    """`stich --help` lists the commands without importing any; `stich solve` imports the
+    solve command's module and no other command's."""
+    assert command_modules(modules_after("--help")) == set()
+    assert command_modules(modules_after("solve", EXAMPLES / "elfern-ending.toml")) == {"solve"}
