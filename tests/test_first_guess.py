@@ -83,3 +83,12 @@ def test_the_shallow_guess_differs_from_the_greedy_one():
         engine = _engine(random_deal("schafkopf2", seed, players=2))
         differ += engine.first_guess("shallow6") != engine.first_guess("greedy")
     assert differ >= 5
+
+
+@pytest.mark.parametrize("first", ["greedyy", "shallowx", "shallow-1", "shallow13", ""])
+def test_an_unknown_first_guess_is_refused(first):
+    engine = _engine(random_deal("schafkopf2", 1, players=2))
+    with pytest.raises(ValueError):
+        engine.first_guess(first)
+    with pytest.raises(ValueError):
+        engine.value(first=first)

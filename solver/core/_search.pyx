@@ -684,14 +684,19 @@ cdef class Engine:
             return greedy_playout(c)
         if first.startswith("shallow"):
             plies = int(first[7:]) if len(first) > 7 else c.nseats
+            if not 0 <= plies <= 12:      # uninterruptible, and b**plies play-outs at worst
+                raise ValueError(f"first guess {first!r}: the depth must lie in 0..12 moves")
             with nogil:
                 return shallow_guess(c, plies, -INF, INF)
+        if first != "half":
+            raise ValueError(f"unknown first guess {first!r}: half, greedy, shallow or shallowN")
         return (lo + hi) // 2
 
     def first_guess(self, str first="half"):
         """The first guess ``value`` starts from for this position: "half" (the middle of
         the value range), "greedy" (every seat plays the card the move ordering likes best),
-        "shallow" (every card of the next trick tried, greedy play-outs after it)."""
+        "shallow" (every card of the next trick tried, greedy play-outs after it),
+        "shallowN" (the same over the next N moves, N at most 12)."""
         cdef int lo, hi
         value_range(&self.s.c, &lo, &hi)
         return self._first_guess(first, lo, hi)
