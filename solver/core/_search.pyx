@@ -666,12 +666,7 @@ cdef class Engine:
         self._enter()
         if c.aborted:
             raise self._stopped(lo, hi)
-        if guess is not None:
-            g = guess
-        elif first == "greedy":
-            g = greedy_playout(c)
-        else:
-            g = (lo + hi) // 2
+        g = guess if guess is not None else self._first_guess(first, lo, hi)
         with nogil:
             if step:
                 r = mtd_step(c, self.tt, g, &lo, &hi)
@@ -680,6 +675,31 @@ cdef class Engine:
         if c.aborted:
             raise self._stopped(lo, hi)
         return r
+
+    cdef int _first_guess(self, str first, int lo, int hi):
+        """The first guess ``first`` names (see ``first_guess``) within ``lo``..``hi``."""
+        cdef Ctx* c = &self.s.c
+        cdef int plies
+        if first == "greedy":
+            return greedy_playout(c)
+        if first.startswith("shallow"):
+            plies = int(first[7:]) if len(first) > 7 else c.nseats
+            if not 0 <= plies <= 12:      # uninterruptible, and b**plies play-outs at worst
+                raise ValueError(f"first guess {first!r}: the depth must lie in 0..12 moves")
+            with nogil:
+                return shallow_guess(c, plies, -INF, INF)
+        if first != "half":
+            raise ValueError(f"unknown first guess {first!r}: half, greedy, shallow or shallowN")
+        return (lo + hi) // 2
+
+    def first_guess(self, str first="half"):
+        """The first guess ``value`` starts from for this position: "half" (the middle of
+        the value range), "greedy" (every seat plays the card the move ordering likes best),
+        "shallow" (every card of the next trick tried, greedy play-outs after it),
+        "shallowN" (the same over the next N moves, N at most 12)."""
+        cdef int lo, hi
+        value_range(&self.s.c, &lo, &hi)
+        return self._first_guess(first, lo, hi)
 
     def test(self, int target):
         """Is the value at least ``target``? (one null-window search; ``SearchLimit`` with

@@ -446,16 +446,16 @@ cdef int greedy_playout(Ctx* c) noexcept nogil:
     """What the maximising side gains if every seat plays the card the move ordering likes
     best: a cheap first guess for the exact search."""
     cdef Undo undo[MAXPLY]
-    cdef int moves[MAXMOVES]
-    cdef int k = 0, seat, total = 0, i
+    cdef int64_t keys[MAXMOVES]
+    cdef int k = 0, seat, total = 0, i, nm
     cdef uint64_t legal
     while c.tricks_left > 0 and k < MAXPLY:
         seat = to_move(c)
         legal = merge_equivalent(c, legal_mask(c, seat))
         if not legal:
             break
-        order_moves(c, seat, legal, moves, -1)
-        do_move(c, seat, moves[0], &undo[k])
+        nm = score_moves(c, seat, legal, keys, -1)
+        do_move(c, seat, first_move(keys, nm), &undo[k])
         total += undo[k].gain
         k += 1
         if undo[k - 1].stop:
@@ -463,6 +463,45 @@ cdef int greedy_playout(Ctx* c) noexcept nogil:
     for i in range(k - 1, -1, -1):
         undo_move(c, &undo[i])
     return total
+
+
+cdef int shallow_guess(Ctx* c, int plies, int alpha, int beta) noexcept nogil:
+    """A first guess by a shallow search: fail-soft alpha-beta over the next ``plies`` moves
+    (the cards the move ordering offers, one of each equivalent run), the greedy play-out
+    (``greedy_playout``) as the value of each position it reaches.  No table, no node count:
+    the exact search that follows proves the value whatever this returns."""
+    cdef Undo u
+    cdef int moves[MAXMOVES]
+    cdef int nm, i, seat, maximize, v, best
+    cdef uint64_t legal
+    if plies <= 0 or c.tricks_left <= 0:
+        return greedy_playout(c)
+    seat = to_move(c)
+    legal = merge_equivalent(c, legal_mask(c, seat))
+    if not legal:
+        return greedy_playout(c)
+    maximize = c.side[seat] == c.max_side
+    best = -INF if maximize else INF
+    nm = order_moves(c, seat, legal, moves, -1)
+    for i in range(nm):
+        do_move(c, seat, moves[i], &u)
+        if u.stop or c.tricks_left == 0:
+            v = u.gain
+        else:
+            v = u.gain + shallow_guess(c, plies - 1, alpha - u.gain, beta - u.gain)
+        undo_move(c, &u)
+        if maximize:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+        elif v < best:
+            best = v
+            if v < beta:
+                beta = v
+        if alpha >= beta:
+            break
+    return best
 
 
 cdef int mtd_step(Ctx* c, TT* tt, int guess, int* lo_io, int* hi_io) noexcept nogil:
