@@ -32,6 +32,7 @@ from stich.model.rules import RuleSet
 from stich.run.pool import run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
+from .decide import card_totals, deciding_cards
 
 Z95 = 1.959963984540054
 MAX_EXACT = 100_000              # layouts --exact solves one by one at most (a day or so of whole deals)
@@ -54,17 +55,19 @@ class LayoutsInterrupted(KeyboardInterrupt):
 
 
 def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
-                 limits=None, share: str | None = None, totals: bool = True) -> list[Row] | None:
+                 limits=None, share: str | None = None, totals: bool = True,
+                 engine=None) -> list[Row] | None:
     """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side;
     None when ``limits`` (for this layout) were hit.  Ctrl-C is passed on.
 
     ``share`` names the information set the layout belongs to (``layout_set``): when this
     worker's engine last solved a layout of the same set, the table entries valid for every
     layout are kept (``Engine.next_layout``), else the table starts empty.  ``totals`` False
-    (under the score objective): the rung of each card only, its totals None."""
+    (under the score objective): the rung of each card only, its totals None.  ``engine``: solve
+    on this engine instead of the worker's (a caller whose worker engine is busy)."""
     from stich.search.solve import solve
     deal = loads(text, "<layout>")
-    engine = worker_engine(tt_megabytes)
+    engine = engine if engine is not None else worker_engine(tt_megabytes)
     if share is not None:
         engine.next_layout(share)       # clears the table, or keeps only what every layout shares
     if objective == "score" and not totals:
@@ -192,7 +195,7 @@ def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
 class CardView:
     card: str
     mean: float | None                   # expected final total of the seat's side (None:
-                                         # not computed, ``totals=False``)
+                                         # not computed: not needed to decide, or "none")
     interval: tuple[float, float] | None  # 95% interval of the mean (exact: the mean itself)
     p_best: float                        # share of layouts where it is double-dummy best
     levels: dict[str, float]             # outcome level -> share of layouts
@@ -213,6 +216,15 @@ class Advice:
     # paired: best minus runner-up in the side's final total (the tie-break under the score)
     total_margin: float | None = None
     total_interval: tuple[float, float] | None = None
+    # whose expected totals are known: "all", "deciding" (only those that decide the best card
+    # and the runner-up: ``stich.view.decide``) or "none" (``totals="none"``); P(dd best) goes
+    # by the outcome rung alone unless "all"
+    totals: str = "all"
+
+    @property
+    def p_best_by(self) -> str:
+        """What P(dd best) orders by: "total" (the rung, then the total) or "rung" alone."""
+        return "total" if self.totals == "all" or self.measure == "total" else "rung"
 
     def sure(self, unit: str = "points") -> str:
         """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
@@ -255,7 +267,10 @@ def mean_interval(values: list[float], exact: bool) -> tuple[float, tuple[float,
 
 
 def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advice:
-    """Combine the per-layout verdicts into the advice (every card on the same layouts)."""
+    """Combine the per-layout verdicts into the advice (every card on the same layouts).  A
+    card's expected total is given where its total is known on every layout; the cards of an
+    expected rung are ordered by expected total only when all of theirs are known (else they
+    keep the listing's order), and P(dd best) goes by the total only when every card's is."""
     k = len(per_layout)
     cards = [row[0] for row in per_layout[0]]
     table: dict[Any, list[Any]] = {card: [] for card in cards}
@@ -266,24 +281,21 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         for card in cards:
             table[card].append(by_card[card])
     use_rank = objective == "score" and all(r[4] is not None for rows in table.values() for r in rows)
-    with_totals = all(r[1] is not None for rows in table.values() for r in rows)
+    known = {card: all(r[1] is not None for r in table[card]) for card in cards}
+    with_totals = all(known.values())
     best_on = _best_counts(table, cards, k, use_rank, with_totals)
+    sums = {card: sum(r[4] for r in table[card]) for card in cards} if use_rank else {}
     views = []
     for card in cards:
         rows = table[card]
-        mean, interval = mean_interval([r[1] for r in rows], exact) if with_totals else (None, None)
+        mean, interval = mean_interval([r[1] for r in rows], exact) if known[card] else (None, None)
         levels: dict[str, float] = {}
         for r in rows:
             if r[3] is not None:
                 levels[r[3]] = levels.get(r[3], 0) + 1 / k
-        mean_rank = sum(r[4] for r in rows) / k if use_rank else None
-        views.append(CardView(card, mean, interval, best_on[card] / k, levels, mean_rank))
-
-    def key(v: CardView) -> tuple:
-        if not with_totals:
-            return (v.mean_rank,)
-        return (v.mean_rank, v.mean) if use_rank else (v.mean,)
-    views.sort(key=key, reverse=True)
+        views.append(CardView(card, mean, interval, best_on[card] / k, levels,
+                              sums[card] / k if use_rank else None))
+    views.sort(key=_order(views, sums, use_rank), reverse=True)   # stable: ties keep the listing
     best = views[0].card
     runner = views[1].card if len(views) > 1 else None
     margin = margin_interval = total_margin = total_interval = None
@@ -294,12 +306,24 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         margin, margin_interval = mean_interval(diffs, exact)
         if all(d == 0 for d in diffs):
             margin_interval = (0, 0)
-        if with_totals:
+        if known[best] and known[runner]:
             total_margin, total_interval = mean_interval(
                 [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
+    totals = "all" if with_totals else "none" if not any(known.values()) else "deciding"
     return Advice(tuple(views), best, runner, margin, margin_interval,
-                  "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval)
+                  "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
+                  totals)
+
+
+def _order(views: list[CardView], sums: dict[str, int], use_rank: bool) -> Callable:
+    """The advice's sort key: the expected rung (its integer sum over the layouts), then the
+    expected total among cards of one rung whose totals are all known."""
+    if not use_rank:
+        every = all(v.mean is not None for v in views)
+        return lambda v: (v.mean if every else 0,)
+    whole = {s: all(v.mean is not None for v in views if sums[v.card] == s) for s in sums.values()}
+    return lambda v: (sums[v.card], v.mean if whole[sums[v.card]] else 0)
 
 
 # --- the command's work --------------------------------------------------------------------------
@@ -340,27 +364,41 @@ def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | 
     return sample_layouts(info, samples or 100, seed), count, False
 
 
+TOTALS = ("deciding", "all", "none")
+
+
+def totals_mode(totals: bool | str) -> str:
+    """``suggest``'s ``totals``: "deciding" (the default), "all", "none"; True and False stand
+    for "all" and "none"."""
+    mode = {True: "all", False: "none"}.get(totals, totals) if isinstance(totals, bool) else totals
+    if mode not in TOTALS:
+        raise ValueError(f"totals must be one of {', '.join(TOTALS)}, not {totals!r}")
+    return mode
+
+
 def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: bool | None = None,
             objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
             tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
             progress: Callable[[int, int], None] | None = None, limits=None,
-            share_tables: bool = True, totals: bool = True) -> Suggestion:
+            share_tables: bool = True, totals: bool | str = "deciding") -> Suggestion:
     """Advice for the seat of ``info`` (it must be to move).  ``limits`` apply to each
     layout: a layout that hits them is left out of the figures and counted
     (``Suggestion.left_out``); with every layout left out there is no advice (``advice``
     None).  Ctrl-C keeps the layouts finished (``unfinished`` counts the others, ``stopped``
     says "interrupt").  ``share_tables``: a worker keeps the table entries valid for every
-    layout from one layout to the next (``score_layout``).  ``totals`` False under the score
-    objective: each card's rung only (no expected totals; cards tied in the expected rung stay
-    in the order of the listing)."""
+    layout from one layout to the next (``score_layout``).  ``totals`` under the score
+    objective: "deciding" (the default) the expected totals of the cards that decide the best
+    card and the runner-up only (``solve_deciding``), "all" every card's, "none" no card's
+    (cards tied in the expected rung stay in the order of the listing)."""
     started = time.perf_counter()
+    mode = totals_mode(totals)
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
     share = layout_set(info, objective) if share_tables else None
     stopped = None
     try:
-        results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
-                                tt_megabytes, progress, limits, totals)
+        results = solve_deciding([(t, info.seat, share) for t in texts], objective, jobs,
+                                 dask_address, tt_megabytes, progress, limits, mode)
     except LayoutsInterrupted as stop:
         results, stopped = [stop.rows[i] for i in sorted(stop.rows)], "interrupt"
     kept = [rows for rows in results if rows is not None]
@@ -369,6 +407,62 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
     return Suggestion(info, advice, count, "exact" if is_exact else "samples",
                       None if is_exact else seed, objective, time.perf_counter() - started,
                       len(results) - len(kept), len(texts) - len(results), stopped)
+
+
+def solve_deciding(jobs: list[tuple], objective: str, workers: int | None, dask_address: str | None,
+                   tt_megabytes: int, progress=None, limits=None, mode: str = "deciding",
+                   owner: list[int] | None = None,
+                   extra: dict[int, tuple[str, ...]] | None = None) -> list[list[Row] | None]:
+    """``solve_layouts`` for ``totals`` ``mode``.  "deciding" under the score objective: first
+    every card's rung on every layout, then the exact totals of the deciding cards
+    (``decide.deciding_cards``) on every layout, again until the layouts left out by the
+    limits change nothing.  ``owner``: the advice each job belongs to (default: one for all),
+    ``extra``: per advice, cards whose totals its caller reads too.  Ctrl-C in the second pass
+    keeps the layouts with every deciding card's total (``LayoutsInterrupted``)."""
+    results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                            mode == "all" or objective != "score")
+    if mode != "deciding" or objective != "score":
+        return results
+    owner = owner or [0] * len(jobs)
+    while True:
+        missing = {}
+        for n in sorted(set(owner)):
+            mine = [i for i, o in enumerate(owner) if o == n and results[i] is not None]
+            if not mine:
+                continue
+            need = deciding_cards([results[i] for i in mine], objective, (extra or {}).get(n, ()))
+            for i in mine:
+                cards = tuple(sorted(r[0] for r in results[i] if r[0] in need and r[1] is None))
+                if cards:
+                    missing[i] = cards
+        if not missing:
+            return results
+        _fill_totals(results, missing, jobs, workers, dask_address, tt_megabytes, progress, limits)
+
+
+def _fill_totals(results: list, missing: dict[int, tuple[str, ...]], jobs: list[tuple],
+                 workers, dask_address, tt_megabytes: int, progress, limits) -> None:
+    """The exact totals of ``missing``'s cards (layout index -> cards) put into ``results``
+    (a layout that hits ``limits`` becomes None).  Ctrl-C: ``LayoutsInterrupted`` with the
+    layouts whose every missing total was found (the others are unfinished)."""
+    calls = [(i, (jobs[i][0], jobs[i][1], cards, tt_megabytes, limits,
+                  jobs[i][2] if len(jobs[i]) > 2 else None)) for i, cards in missing.items()]
+    done = 0
+    if progress:
+        progress(0, len(calls))
+    try:
+        for i, found in run_everywhere(card_totals, calls, jobs=workers, dask_address=dask_address,
+                                       tt_megabytes=tt_megabytes):
+            if isinstance(found, BaseException):
+                raise found
+            results[i] = None if found is None else [
+                (row[0], *found[row[0]], *row[3:]) if row[0] in found else row for row in results[i]]
+            missing.pop(i)
+            done += 1
+            if progress:
+                progress(done, len(calls))
+    except KeyboardInterrupt:
+        raise LayoutsInterrupted({i: rows for i, rows in enumerate(results) if i not in missing}) from None
 
 
 def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
@@ -388,6 +482,23 @@ def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
     except KeyboardInterrupt:
         raise LayoutsInterrupted(out) from None
     return [out[i] for i in range(len(jobs))]
+
+
+def score_layouts_here(texts: list[str], seat: int, objective: str, tt_megabytes: int,
+                       share: str | None, engine) -> list[list[Row] | None]:
+    """``solve_deciding`` one layout after another on ``engine`` (in this thread): the rows
+    ``aggregate`` needs for the best card and the runner-up."""
+    rows = [score_layout(t, seat, objective, tt_megabytes, share=share, totals=False, engine=engine)
+            for t in texts]
+    kept = [r for r in rows if r is not None]
+    need = deciding_cards(kept, objective) if kept else set()
+    for i, text in enumerate(texts):
+        cards = tuple(sorted(r[0] for r in rows[i] or () if r[0] in need and r[1] is None))
+        if cards:
+            found = card_totals(text, seat, cards, tt_megabytes, share=share, engine=engine)
+            rows[i] = None if found is None else [
+                (r[0], *found[r[0]], *r[3:]) if r[0] in found else r for r in rows[i]]
+    return rows
 
 
 def advise(deal: Deal, seat: int, **options) -> Advice | None:
@@ -413,6 +524,7 @@ class Judgement:
     exact: bool
     measure: str = "total"       # "total" (the game's unit) or "rung" (outcome ladder)
     left_out: int = 0            # layouts that hit the node or time limit (not in the figures)
+    p_best_by: str = "total"     # P(dd best) by the rung then the total, or by the rung alone
 
     @property
     def judged(self) -> bool:
@@ -442,7 +554,9 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         for layout in layouts:
             jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
-    rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits)
+    reads = {n: (step[2].text(deal.notation),) for n, step in enumerate(steps)}   # the played card
+    rows = solve_deciding(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits,
+                          owner=owner, extra=reads)
     grouped: list[list] = [[] for _ in steps]
     for n, r in zip(owner, rows):
         grouped[n].append(r)
@@ -462,7 +576,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
                 else best.mean - played.mean)
         out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
                              played.p_best, advice.layouts, is_exact and not left_out, advice.measure,
-                             left_out))
+                             left_out, advice.p_best_by))
     return out
 
 

@@ -1,0 +1,81 @@
+"""Which cards' exact totals decide the player's view, and those totals on one layout.
+
+Under the score objective the advice orders the cards by expected outcome rung, then by
+expected total.  Once every card's rung is known on every layout (``layout_rungs``), only the
+totals of the cards that can still be the best card or the runner-up matter: the cards on the
+top expected rung, and when that is one card, the cards on the second expected rung (the
+runner-up is the best of them by expected total).  The expected rungs are compared as integer
+sums over the same layouts, never as floats.  ``card_totals`` then finds those cards' exact
+totals on a layout, one exact search after each card, and nothing for the other cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from stich.deals.deal import loads
+from stich.model.rules import RuleSet
+from stich.run.pool import worker_engine
+
+
+def rank_sums(per_layout: list[list[tuple]]) -> dict[str, int] | None:
+    """Each card's rung summed over the layouts (higher is better for the seat's side); None
+    where some layout has no rung (no ladder: the totals decide every card)."""
+    sums: dict[str, int] = {}
+    for rows in per_layout:
+        for row in rows:
+            if row[4] is None:
+                return None
+            sums[row[0]] = sums.get(row[0], 0) + row[4]
+    return sums
+
+
+def deciding_groups(sums: dict[str, int]) -> list[int]:
+    """The rung sums whose cards' totals decide: the top one, and the second one when the top
+    sum is one card's alone (the runner-up is then chosen among the second)."""
+    levels = sorted(set(sums.values()), reverse=True)
+    top = [card for card, s in sums.items() if s == levels[0]]
+    return levels[:1] if len(top) > 1 or len(levels) == 1 else levels[:2]
+
+
+def deciding_cards(per_layout: list[list[tuple]], objective: str, extra: Iterable[str] = ()) -> set[str]:
+    """The cards whose expected totals the advice needs (``extra``: cards a caller reads too)."""
+    cards = {row[0] for row in per_layout[0]}
+    sums = rank_sums(per_layout) if objective == "score" else None
+    if sums is None:
+        return cards
+    groups = deciding_groups(sums)
+    return {card for card, s in sums.items() if s in groups} | (set(extra) & cards)
+
+
+def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int, limits=None,
+                share: str | None = None, engine=None) -> dict[str, tuple[int, int]] | None:
+    """The exact final totals (seat's side, other side) after each card of ``cards`` on one
+    layout (its deal TOML), every other card searched not at all; None when ``limits`` were
+    hit.  Ctrl-C is passed on.  ``share`` and ``engine`` as for ``score_layout``."""
+    from stich.core.anytime import Limits, Stopped
+    from stich.search.session import Session
+    deal = loads(text, "<layout>")
+    engine = engine if engine is not None else worker_engine(tt_megabytes)
+    if share is not None:
+        engine.next_layout(share)
+    engine.new_search()
+    session = Session(deal, deal.position(), engine, share is not None, limits or Limits())
+    side = RuleSet.side_of(seat)
+    wanted, out, guess = set(cards), {}, None
+    try:
+        for group in session.classes():
+            texts = [session.tables.cards[i & 63].text(deal.notation) for i in group]
+            if not wanted.intersection(texts):
+                continue
+            with session.after(group[0]):
+                rest = 0 if session.over else session.limited_value(guess=guess)
+                guess = rest
+                totals = session.guarded(lambda rest=rest: session.final_totals(rest))
+            for card in texts:
+                out[card] = (totals[side], totals[1 - side])
+    except Stopped as stop:
+        if stop.reason == "interrupt":
+            raise KeyboardInterrupt from None
+        return None
+    return {card: out[card] for card in cards}
