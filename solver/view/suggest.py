@@ -533,8 +533,10 @@ class Judgement:
 
 def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str = "score",
                jobs: int | None = None, dask_address: str | None = None, tt_megabytes: int = 64,
-               limit: int = EXACT_LIMIT, progress=None, limits=None) -> list[Judgement]:
+               limit: int = EXACT_LIMIT, progress=None, limits=None,
+               totals: bool | str = "deciding") -> list[Judgement]:
     """The player's-view judgement of every card in ``deal``'s play, from its player's seat.
+    ``totals`` as for ``suggest`` (the played card's total is always found).
     ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
     (counted in ``left_out``); a card whose every layout hit them is not judged."""
     steps: list[tuple[int, int, Card, Any, Any, bool]] = []
@@ -556,7 +558,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             owner.append(n)
     reads = {n: (step[2].text(deal.notation),) for n, step in enumerate(steps)}   # the played card
     rows = solve_deciding(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits,
-                          owner=owner, extra=reads)
+                          totals_mode(totals), owner=owner, extra=reads)
     grouped: list[list] = [[] for _ in steps]
     for n, r in zip(owner, rows):
         grouped[n].append(r)
