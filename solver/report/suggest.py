@@ -85,7 +85,8 @@ def _card_table(s: Suggestion) -> str:
     headers = ["card"] + ([f"expected {unit}", "95% interval"] if totals else []) + [best]
     if a.measure == "rung":
         headers.append("expected rung")
-    return tabulate(rows, headers=headers + ["outcome levels"])
+    align = ["left"] + (["right", "left"] if totals else []) + ["left"] + (["decimal"] if a.measure == "rung" else [])
+    return tabulate(rows, headers=headers + ["outcome levels"], colalign=align + ["left"])
 
 
 def _table_notes(a) -> list[str]:
