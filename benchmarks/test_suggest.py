@@ -175,8 +175,9 @@ def test_suggest_deciding_nodes(bench, game):
         for text, r in zip(texts, rows):
             cards = tuple(sorted(row[0] for row in r if row[0] in need and row[1] is None))
             if cards:
-                nodes += counted(engine, lambda t=text, c=cards: card_totals(
-                    t, seat, c, 64, share=share, engine=engine))[0]
+                ranks = tuple(next(row[4] for row in r if row[0] == card) for card in cards)
+                nodes += counted(engine, lambda t=text, c=cards, k=ranks: card_totals(
+                    t, seat, c, 64, share=share, engine=engine, ranks=k))[0]
         counts["deciding"], counts["deciding_cards"] = nodes, len(need)
 
     bench.group = "suggest deciding"

@@ -42,6 +42,10 @@ def test_card_totals_are_the_full_solves(text):
     assert got == {r[0]: (r[1], r[2]) for r in full}
     some = cards[::2]
     assert card_totals(text, seat, some, 4, engine=new_engine(4)) == {c: got[c] for c in some}
+    # each card's rung bounds its total where the ladder is of point thresholds
+    if all(r[4] is not None for r in full):
+        ranks = tuple(r[4] for r in full)
+        assert card_totals(text, seat, cards, 4, engine=new_engine(4), ranks=ranks) == got
 
 
 def test_deciding_groups():

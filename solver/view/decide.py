@@ -49,10 +49,13 @@ def deciding_cards(per_layout: list[list[tuple]], objective: str, extra: Iterabl
 
 
 def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int, limits=None,
-                share: str | None = None, engine=None) -> dict[str, tuple[int, int]] | None:
+                share: str | None = None, engine=None,
+                ranks: tuple[int, ...] | None = None) -> dict[str, tuple[int, int]] | None:
     """The exact final totals (seat's side, other side) after each card of ``cards`` on one
     layout (its deal TOML), every other card searched not at all; None when ``limits`` were
-    hit.  Ctrl-C is passed on.  ``share`` and ``engine`` as for ``score_layout``."""
+    hit.  Ctrl-C is passed on.  ``share`` and ``engine`` as for ``score_layout``.  ``ranks``:
+    each card's rung on this layout from the seat's side (``layout_rungs``), which bounds its
+    total where the ladder's conditions are point thresholds (``rung_window``)."""
     from stich.core.anytime import Limits, Stopped
     from stich.search.session import Session
     deal = loads(text, "<layout>")
@@ -63,13 +66,18 @@ def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int,
     session = Session(deal, deal.position(), engine, share is not None, limits or Limits())
     side = RuleSet.side_of(seat)
     wanted, out, guess = set(cards), {}, None
+    rank_of = dict(zip(cards, ranks)) if ranks is not None else {}
     try:
         for group in session.classes():
             texts = [session.tables.cards[i & 63].text(deal.notation) for i in group]
             if not wanted.intersection(texts):
                 continue
             with session.after(group[0]):
-                rest = 0 if session.over else session.limited_value(guess=guess)
+                rank = rank_of.get(texts[0] if texts[0] in wanted else next(t for t in texts if t in wanted))
+                window = {} if rank is None else rung_window(session, rank if side == 0 else -rank)
+                if guess is not None and window.get("at_least", guess) <= guess <= window.get("at_most", guess):
+                    window["guess"] = guess
+                rest = 0 if session.over else session.limited_value(**window)
                 guess = rest
                 totals = session.guarded(lambda rest=rest: session.final_totals(rest))
             for card in texts:
@@ -79,3 +87,27 @@ def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int,
             raise KeyboardInterrupt from None
         return None
     return {card: out[card] for card in cards}
+
+
+def rung_window(session, rank: int) -> dict:
+    """Bounds on the value from the current node (``bounded_value`` keywords) when side 0's
+    forced rung here is ``rank``: the ladder's first condition that holds is that rung's, so
+    its point threshold holds and every earlier threshold fails.  Other conditions (runs of
+    tricks) bound nothing; nor does anything where the game is not constant-sum."""
+    from stich.model.outcome import AtLeast
+    if not session.root.rules.constant_sum or session.over:
+        return {}
+    base, rest = session.side0_final(0), session.engine.remaining
+    low, high = 0, rest
+    for rung in session.ladder():
+        condition = rung.condition
+        if rung.rank == rank:
+            if isinstance(condition, AtLeast):
+                low = max(low, condition.total - base)
+            if low > high:
+                return {}                   # not this rung after all: search unbounded
+            return {k: v for k, v in (("at_least", low), ("at_most", high))
+                    if (k == "at_least" and v > 0) or (k == "at_most" and v < rest)}
+        if isinstance(condition, AtLeast):
+            high = min(high, condition.total - 1 - base)
+    return {}                               # no such rung: no bounds

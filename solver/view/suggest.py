@@ -29,7 +29,7 @@ from typing import Any
 from stich.deals.deal import Deal, loads
 from stich.model.cards import Card
 from stich.model.rules import RuleSet
-from stich.run.pool import run_everywhere, worker_engine
+from stich.run.pool import kept_pool, run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
 from .decide import card_totals, deciding_cards
@@ -419,18 +419,26 @@ def solve_deciding(jobs: list[tuple], objective: str, workers: int | None, dask_
     limits change nothing.  ``owner``: the advice each job belongs to (default: one for all),
     ``extra``: per advice, cards whose totals its caller reads too.  Ctrl-C in the second pass
     keeps the layouts with every deciding card's total (``LayoutsInterrupted``)."""
-    results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
-                            mode == "all" or objective != "score")
     if mode != "deciding" or objective != "score":
-        return results
-    owner = owner or [0] * len(jobs)
+        return solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                             mode == "all" or objective != "score")
+    with kept_pool():                   # both rounds on the same workers
+        return _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                           owner or [0] * len(jobs), extra or {})
+
+
+def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits, owner,
+                extra) -> list[list[Row] | None]:
+    """``solve_deciding``'s rounds: the rungs, then the deciding totals until nothing is missing."""
+    results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                            False)
     while True:
         missing = {}
         for n in sorted(set(owner)):
             mine = [i for i, o in enumerate(owner) if o == n and results[i] is not None]
             if not mine:
                 continue
-            need = deciding_cards([results[i] for i in mine], objective, (extra or {}).get(n, ()))
+            need = deciding_cards([results[i] for i in mine], objective, extra.get(n, ()))
             for i in mine:
                 cards = tuple(sorted(r[0] for r in results[i] if r[0] in need and r[1] is None))
                 if cards:
@@ -446,7 +454,8 @@ def _fill_totals(results: list, missing: dict[int, tuple[str, ...]], jobs: list[
     (a layout that hits ``limits`` becomes None).  Ctrl-C: ``LayoutsInterrupted`` with the
     layouts whose every missing total was found (the others are unfinished)."""
     calls = [(i, (jobs[i][0], jobs[i][1], cards, tt_megabytes, limits,
-                  jobs[i][2] if len(jobs[i]) > 2 else None)) for i, cards in missing.items()]
+                  jobs[i][2] if len(jobs[i]) > 2 else None, None, _ranks(results[i], cards)))
+             for i, cards in missing.items()]
     done = 0
     if progress:
         progress(0, len(calls))
@@ -484,6 +493,12 @@ def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
     return [out[i] for i in range(len(jobs))]
 
 
+def _ranks(rows: list[Row], cards: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The rungs ``cards`` force on a layout (its rows), from the seat's side (None: unknown)."""
+    rank = {r[0]: r[4] for r in rows}
+    return None if any(rank[c] is None for c in cards) else tuple(rank[c] for c in cards)
+
+
 def score_layouts_here(texts: list[str], seat: int, objective: str, tt_megabytes: int,
                        share: str | None, engine) -> list[list[Row] | None]:
     """``solve_deciding`` one layout after another on ``engine`` (in this thread): the rows
@@ -495,7 +510,8 @@ def score_layouts_here(texts: list[str], seat: int, objective: str, tt_megabytes
     for i, text in enumerate(texts):
         cards = tuple(sorted(r[0] for r in rows[i] or () if r[0] in need and r[1] is None))
         if cards:
-            found = card_totals(text, seat, cards, tt_megabytes, share=share, engine=engine)
+            found = card_totals(text, seat, cards, tt_megabytes, share=share, engine=engine,
+                                ranks=_ranks(rows[i], cards))
             rows[i] = None if found is None else [
                 (r[0], *found[r[0]], *r[3:]) if r[0] in found else r for r in rows[i]]
     return rows
