@@ -95,13 +95,9 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     Played cards are named where they came from.  A void shown by a failure to follow
     (where following is compulsory) is respected in every layout.
 
-    With --objective score each layout is first solved for the outcome level each card
-    forces; then only the cards that can still be the best card or the runner-up (those of
-    the best expected level, and of the second best when the best is one card's) get their
-    exact totals, which break the tie.  The other cards print "not needed" and P(dd best)
-    is then counted by the level alone ("P(best rung)").  --all-totals: every card's exact
-    total and P(dd best) by level, then total.  --no-totals: no totals at all (the advice
-    goes by the expected level alone).
+    With --objective score only the cards that can be the best card or the runner-up by
+    their expected level get exact totals (the others: "not needed"; P(dd best) is then by
+    the level alone, "P(best rung)").  --all-totals: every card's; --no-totals: none.
 
     --node-limit / --time-limit apply to each layout: a layout that hits them is left out
     of the figures and counted apart ("NOT EXACT" in the report; "exact": false and

@@ -175,18 +175,54 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
 
 
 def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
-            dask_address: str | None, limits=None, totals: bool = True
+            dask_address: str | None, limits=None, totals: bool = True, spent: dict | None = None
             ) -> Iterator[tuple[int, list[Row] | None]]:
     """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
-    per worker."""
+    per worker.  ``spent``: filled with what each layout cost (``score_layout_spent``)."""
     calls = [(i, (job[0], job[1], objective, tt_megabytes, limits,
                   job[2] if len(job) > 2 else None, totals))
              for i, job in enumerate(jobs)]
-    for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
+    work = score_layout if spent is None else score_layout_spent
+    for i, rows in run_everywhere(work, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
         if isinstance(rows, BaseException):
             raise rows
+        if spent is not None:
+            rows, spent[i] = rows
         yield i, rows
+
+
+def score_layout_spent(text: str, seat: int, objective: str, tt_megabytes: int, limits=None,
+                       share: str | None = None, totals: bool = True):
+    """``score_layout`` on the worker's engine, and what it spent: (rows, (nodes, seconds))."""
+    engine = worker_engine(tt_megabytes)
+    engine.reset_nodes()
+    started = time.perf_counter()
+    rows = score_layout(text, seat, objective, tt_megabytes, limits, share, totals)
+    return rows, (engine.nodes, time.perf_counter() - started)
+
+
+def card_totals_spent(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int, limits=None,
+                      share: str | None = None, engine=None, ranks=None):
+    """``card_totals`` on the worker's engine, and what it spent: (totals, (nodes, seconds))."""
+    engine = worker_engine(tt_megabytes)
+    engine.reset_nodes()
+    started = time.perf_counter()
+    found = card_totals(text, seat, cards, tt_megabytes, limits, share, engine, ranks)
+    return found, (engine.nodes, time.perf_counter() - started)
+
+
+def left_over(limits, spent: tuple[int, float] | None):
+    """The per-layout ``limits`` less what a layout's first round ``spent`` (None: nothing left,
+    the layout is over its limit)."""
+    from stich.core.anytime import Limits
+    if limits is None or not limits.any or spent is None:
+        return limits
+    nodes = None if limits.nodes is None else limits.nodes - spent[0]
+    seconds = None if limits.seconds is None else limits.seconds - spent[1]
+    if (nodes is not None and nodes < 1) or (seconds is not None and seconds <= 0):
+        return None
+    return Limits(nodes, seconds)
 
 
 # --- aggregation (pure: checked against exact computation in the tests) --------------------------
@@ -430,8 +466,9 @@ def solve_deciding(jobs: list[tuple], objective: str, workers: int | None, dask_
 def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits, owner,
                 extra) -> list[list[Row] | None]:
     """``solve_deciding``'s rounds: the rungs, then the deciding totals until nothing is missing."""
+    spent: dict | None = {} if limits is not None and limits.any else None
     results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
-                            False)
+                            False, spent)
     while True:
         missing = {}
         for n in sorted(set(owner)):
@@ -445,25 +482,36 @@ def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, 
                     missing[i] = cards
         if not missing:
             return results
-        _fill_totals(results, missing, jobs, workers, dask_address, tt_megabytes, progress, limits)
+        _fill_totals(results, missing, jobs, workers, dask_address, tt_megabytes, progress, limits,
+                     spent)
 
 
 def _fill_totals(results: list, missing: dict[int, tuple[str, ...]], jobs: list[tuple],
-                 workers, dask_address, tt_megabytes: int, progress, limits) -> None:
+                 workers, dask_address, tt_megabytes: int, progress, limits,
+                 spent: dict | None = None) -> None:
     """The exact totals of ``missing``'s cards (layout index -> cards) put into ``results``
-    (a layout that hits ``limits`` becomes None).  Ctrl-C: ``LayoutsInterrupted`` with the
+    (a layout that hits ``limits``, less what its first round ``spent``, becomes None; the
+    limits are per layout, both rounds together).  Ctrl-C: ``LayoutsInterrupted`` with the
     layouts whose every missing total was found (the others are unfinished)."""
-    calls = [(i, (jobs[i][0], jobs[i][1], cards, tt_megabytes, limits,
+    rest = {i: left_over(limits, (spent or {}).get(i)) for i in missing}
+    for i in [i for i in missing if limits is not None and limits.any and rest[i] is None]:
+        results[i] = None                       # its first round used up the layout's limit
+        missing.pop(i)
+    calls = [(i, (jobs[i][0], jobs[i][1], cards, tt_megabytes, rest[i],
                   jobs[i][2] if len(jobs[i]) > 2 else None, None, _ranks(results[i], cards)))
              for i, cards in missing.items()]
     done = 0
     if progress:
         progress(0, len(calls))
+    work = card_totals if spent is None else card_totals_spent
     try:
-        for i, found in run_everywhere(card_totals, calls, jobs=workers, dask_address=dask_address,
+        for i, found in run_everywhere(work, calls, jobs=workers, dask_address=dask_address,
                                        tt_megabytes=tt_megabytes):
             if isinstance(found, BaseException):
                 raise found
+            if spent is not None:
+                found, (nodes, seconds) = found
+                spent[i] = (spent[i][0] + nodes, spent[i][1] + seconds)
             results[i] = None if found is None else [
                 (row[0], *found[row[0]], *row[3:]) if row[0] in found else row for row in results[i]]
             missing.pop(i)
@@ -477,14 +525,17 @@ def _fill_totals(results: list, missing: dict[int, tuple[str, ...]], jobs: list[
 def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
                   progress: Callable[[int, int], None] | None = None,
-                  limits=None, totals: bool = True) -> list[list[Row] | None]:
+                  limits=None, totals: bool = True, spent: dict | None = None
+                  ) -> list[list[Row] | None]:
     """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
-    local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished."""
+    local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished.
+    ``spent``: filled with each layout's (nodes, seconds)."""
     out: dict[int, list[Row] | None] = {}
     if progress:
         progress(0, len(jobs))
     try:
-        for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals):
+        for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals,
+                               spent):
             out[i] = rows
             if progress:
                 progress(len(out), len(jobs))
