@@ -12,6 +12,7 @@ totals on a layout, one exact search after each card, and nothing for the other 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from stich.deals.deal import loads
 from stich.model.rules import RuleSet
@@ -79,7 +80,7 @@ def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int,
                     window["guess"] = guess
                 rest = 0 if session.over else session.limited_value(**window)
                 guess = rest
-                totals = session.guarded(lambda rest=rest: session.final_totals(rest))
+                totals = session.guarded(partial(session.final_totals, rest))
             for card in texts:
                 out[card] = (totals[side], totals[1 - side])
     except Stopped as stop:

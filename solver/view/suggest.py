@@ -472,12 +472,13 @@ def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, 
     while True:
         missing = {}
         for n in sorted(set(owner)):
-            mine = [i for i, o in enumerate(owner) if o == n and results[i] is not None]
+            mine = {i: rows for i, (o, rows) in enumerate(zip(owner, results))
+                    if o == n and rows is not None}
             if not mine:
                 continue
-            need = deciding_cards([results[i] for i in mine], objective, extra.get(n, ()))
-            for i in mine:
-                cards = tuple(sorted(r[0] for r in results[i] if r[0] in need and r[1] is None))
+            need = deciding_cards(list(mine.values()), objective, extra.get(n, ()))
+            for i, rows in mine.items():
+                cards = tuple(sorted(r[0] for r in rows if r[0] in need and r[1] is None))
                 if cards:
                     missing[i] = cards
         if not missing:
