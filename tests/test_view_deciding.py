@@ -164,3 +164,29 @@ def test_report_marks_the_totals_not_needed():
     assert "not needed" in text and "P(best rung)" in text and "P(dd best)" not in text
     every = suggest_report(suggest(info, samples=20, seed=0, jobs=1, tt_megabytes=8, totals="all"))
     assert "not needed" not in every and "P(dd best)" in every
+
+
+def test_ctrl_c_in_the_second_round_keeps_the_layouts_with_their_totals(monkeypatch):
+    """Ctrl-C while the deciding totals are searched: the layouts whose totals were found are
+    the figures; the others are unfinished (every card of this deal decides on every layout)."""
+    import json
+
+    from click.testing import CliRunner
+
+    import stich.view.suggest as module
+    from stich.cli.main import main
+    original, calls = module.card_totals, []
+
+    def totals(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 5:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+    monkeypatch.setattr(module, "card_totals", totals)
+    result = CliRunner().invoke(main, ["suggest", "examples/hidden/schafkopf2-hidden.toml", "--exact",
+                                       "--jobs", "1", "--json"])
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["exact"] is False
+    assert data["layouts"] == 5 and data["layouts_unfinished"] == 19
+    assert all(c["expected_total"] is not None for c in data["cards"])
