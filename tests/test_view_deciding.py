@@ -173,9 +173,11 @@ def test_ctrl_c_in_the_second_round_keeps_the_layouts_with_their_totals(monkeypa
 
     from click.testing import CliRunner
 
+    import stich.view.decide as decide
     import stich.view.suggest as module
     from stich.cli.main import main
     original, calls = module.card_totals, []
+    monkeypatch.setattr(decide, "WARM_AFTER", 10**9)     # no totals guessed in the first round
 
     def totals(*args, **kwargs):
         calls.append(1)
@@ -190,3 +192,20 @@ def test_ctrl_c_in_the_second_round_keeps_the_layouts_with_their_totals(monkeypa
     assert data["interrupted"] is True and data["exact"] is False
     assert data["layouts"] == 5 and data["layouts_unfinished"] == 19
     assert all(c["expected_total"] is not None for c in data["cards"])
+
+
+def test_the_totals_a_worker_guesses_change_nothing(monkeypatch):
+    """A worker that has seen a few layouts finds the totals of the cards it expects to decide
+    at once (``expected_deciding``); guessed or not, with every card guessed or none, the
+    advice is the same, and only the deciding cards' totals are shown."""
+    import stich.view.decide as decide
+    import stich.view.suggest as module
+    info = info_at("scharwenzel", 11, 20)
+    runs = []
+    for after in (1, 10**9):
+        monkeypatch.setattr(decide, "WARM_AFTER", after)
+        decide._seen.share = None
+        runs.append(suggest(info, samples=12, seed=4, jobs=1, tt_megabytes=8).advice)
+    monkeypatch.setattr(module, "expected_deciding", lambda share, rows: tuple(r[0] for r in rows))
+    runs.append(suggest(info, samples=12, seed=4, jobs=1, tt_megabytes=8).advice)
+    assert runs[0] == runs[1] == runs[2]

@@ -11,6 +11,7 @@ totals on a layout, one exact search after each card, and nothing for the other 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from functools import partial
 
@@ -51,20 +52,22 @@ def deciding_cards(per_layout: list[list[tuple]], objective: str, extra: Iterabl
 
 def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int, limits=None,
                 share: str | None = None, engine=None,
-                ranks: tuple[int, ...] | None = None) -> dict[str, tuple[int, int]] | None:
+                ranks: tuple[int, ...] | None = None, warm: bool = False
+                ) -> dict[str, tuple[int, int]] | None:
     """The exact final totals (seat's side, other side) after each card of ``cards`` on one
     layout (its deal TOML), every other card searched not at all; None when ``limits`` were
     hit.  Ctrl-C is passed on.  ``share`` and ``engine`` as for ``score_layout``.  ``ranks``:
     each card's rung on this layout from the seat's side (``layout_rungs``), which bounds its
-    total where the ladder's conditions are point thresholds (``rung_window``)."""
+    total where the ladder's conditions are point thresholds (``rung_window``).  ``warm``: the
+    engine has just searched this very layout (its rungs): its table is kept whole."""
     from stich.core.anytime import Limits, Stopped
     from stich.search.session import Session
     deal = loads(text, "<layout>")
     engine = engine if engine is not None else worker_engine(tt_megabytes)
-    if share is not None:
+    if share is not None and not warm:
         engine.next_layout(share)
     engine.new_search()
-    session = Session(deal, deal.position(), engine, share is not None, limits or Limits())
+    session = Session(deal, deal.position(), engine, share is not None or warm, limits or Limits())
     side = RuleSet.side_of(seat)
     wanted, out, guess = set(cards), {}, None
     rank_of = dict(zip(cards, ranks)) if ranks is not None else {}
@@ -112,3 +115,30 @@ def rung_window(session, rank: int) -> dict:
         if isinstance(condition, AtLeast):
             high = min(high, condition.total - 1 - base)
     return {}                               # no such rung: no bounds
+
+
+# --- the cards a worker expects to decide, from the layouts it has solved ----------------------------
+
+_seen = threading.local()      # per worker: (layout set, rung sums over its layouts, how many)
+WARM_AFTER = 3                 # layouts a worker has solved before it guesses the deciding cards
+WARM_MOST = 2                  # ... and it guesses only when it expects at most this many
+
+
+def expected_deciding(share: str, rows: list[tuple]) -> tuple[str, ...]:
+    """The cards this worker expects to decide, from the rungs of the layouts of ``share`` it
+    has solved (``rows``: the newest): their totals are cheapest right now, while the table
+    holds this layout (none while it expects more than ``WARM_MOST``).  A guess that only
+    spends time: the cards that do decide are found from
+    every layout (``deciding_cards``), and totals of other cards are dropped."""
+    if any(r[4] is None for r in rows):
+        return ()
+    if getattr(_seen, "share", None) != share:
+        _seen.share, _seen.sums, _seen.count = share, {}, 0
+    for r in rows:
+        _seen.sums[r[0]] = _seen.sums.get(r[0], 0) + r[4]
+    _seen.count += 1
+    if _seen.count < WARM_AFTER or set(_seen.sums) != {r[0] for r in rows}:
+        return ()
+    groups = deciding_groups(_seen.sums)
+    guess = tuple(sorted(card for card, s in _seen.sums.items() if s in groups))
+    return guess if len(guess) <= WARM_MOST else ()     # early, many cards tie: a guess would waste

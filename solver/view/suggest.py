@@ -32,7 +32,7 @@ from stich.model.rules import RuleSet
 from stich.run.pool import kept_pool, run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
-from .decide import card_totals, deciding_cards
+from .decide import card_totals, deciding_cards, expected_deciding
 
 Z95 = 1.959963984540054
 MAX_EXACT = 100_000              # layouts --exact solves one by one at most (a day or so of whole deals)
@@ -175,14 +175,14 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
 
 
 def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
-            dask_address: str | None, limits=None, totals: bool = True, spent: dict | None = None
-            ) -> Iterator[tuple[int, list[Row] | None]]:
+            dask_address: str | None, limits=None, totals: bool = True, spent: dict | None = None,
+            work: Callable | None = None) -> Iterator[tuple[int, list[Row] | None]]:
     """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
     per worker.  ``spent``: filled with what each layout cost (``score_layout_spent``)."""
     calls = [(i, (job[0], job[1], objective, tt_megabytes, limits,
                   job[2] if len(job) > 2 else None, totals))
              for i, job in enumerate(jobs)]
-    work = score_layout if spent is None else score_layout_spent
+    work = work or (score_layout if spent is None else score_layout_spent)
     for i, rows in run_everywhere(work, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
         if isinstance(rows, BaseException):
@@ -190,6 +190,28 @@ def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
         if spent is not None:
             rows, spent[i] = rows
         yield i, rows
+
+
+def rungs_and_expected(text: str, seat: int, objective: str, tt_megabytes: int, limits=None,
+                       share: str | None = None, totals: bool = False) -> list[Row] | None:
+    """The first round of the deciding totals on a worker: every card's rung, and (without
+    limits, once the worker has seen a few layouts of the set) the totals of the cards it
+    expects to decide, found at once on the table this layout left (``expected_deciding``)."""
+    rows = score_layout(text, seat, objective, tt_megabytes, limits, share, totals)
+    if rows is None or share is None or (limits is not None and limits.any):
+        return rows
+    cards = tuple(c for c in expected_deciding(share, rows)
+                  if any(r[0] == c and r[1] is None for r in rows))
+    if not cards:
+        return rows
+    found = card_totals(text, seat, cards, tt_megabytes, None, share, worker_engine(tt_megabytes),
+                        _ranks(rows, cards), warm=True)
+    return rows if found is None else _merge(rows, found)
+
+
+def _merge(rows: list[Row], found: dict[str, tuple[int, int]]) -> list[Row]:
+    """A layout's rows with the totals ``found`` put in."""
+    return [(r[0], *found[r[0]], *r[3:]) if r[0] in found else r for r in rows]
 
 
 def score_layout_spent(text: str, seat: int, objective: str, tt_megabytes: int, limits=None,
@@ -468,7 +490,7 @@ def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, 
     """``solve_deciding``'s rounds: the rungs, then the deciding totals until nothing is missing."""
     spent: dict | None = {} if limits is not None and limits.any else None
     results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
-                            False, spent)
+                            False, spent, None if spent is not None else rungs_and_expected)
     while True:
         missing = {}
         for n in sorted(set(owner)):
@@ -478,6 +500,9 @@ def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, 
                 continue
             need = deciding_cards(list(mine.values()), objective, extra.get(n, ()))
             for i, rows in mine.items():
+                # a worker's guessed totals of other cards are dropped: what is shown never
+                # depends on which worker solved what
+                rows = results[i] = [r if r[0] in need else (r[0], None, None, *r[3:]) for r in rows]
                 cards = tuple(sorted(r[0] for r in rows if r[0] in need and r[1] is None))
                 if cards:
                     missing[i] = cards
@@ -526,17 +551,18 @@ def _fill_totals(results: list, missing: dict[int, tuple[str, ...]], jobs: list[
 def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
                   progress: Callable[[int, int], None] | None = None,
-                  limits=None, totals: bool = True, spent: dict | None = None
-                  ) -> list[list[Row] | None]:
+                  limits=None, totals: bool = True, spent: dict | None = None,
+                  work: Callable | None = None) -> list[list[Row] | None]:
     """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
     local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished.
-    ``spent``: filled with each layout's (nodes, seconds)."""
+    ``spent``: filled with each layout's (nodes, seconds); ``work``: the worker function, if not
+    ``score_layout``."""
     out: dict[int, list[Row] | None] = {}
     if progress:
         progress(0, len(jobs))
     try:
         for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals,
-                               spent):
+                               spent, work):
             out[i] = rows
             if progress:
                 progress(len(out), len(jobs))
