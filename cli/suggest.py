@@ -96,8 +96,8 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     (where following is compulsory) is respected in every layout.
 
     With --objective score only the cards that can be the best card or the runner-up by
-    their expected level get exact totals (the others: "not needed"; P(dd best) is then by
-    the level alone, "P(best rung)").  --all-totals: every card's; --no-totals: none.
+    their expected level get exact totals (the others: "not needed"; P(dd best) may then be
+    by the level alone, "P(best rung)").  --all-totals: every card's; --no-totals: none.
 
     --node-limit / --time-limit apply to each layout: a layout that hits them is left out
     of the figures and counted apart ("NOT EXACT" in the report; "exact": false and

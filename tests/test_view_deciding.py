@@ -209,3 +209,24 @@ def test_the_totals_a_worker_guesses_change_nothing(monkeypatch):
     monkeypatch.setattr(module, "expected_deciding", lambda share, rows: tuple(r[0] for r in rows))
     runs.append(suggest(info, samples=12, seed=4, jobs=1, tt_megabytes=8).advice)
     assert runs[0] == runs[1] == runs[2]
+
+
+def test_p_dd_best_is_exact_where_every_card_on_a_top_rung_has_its_total():
+    """A card below a layout's top rung is not best there whatever its total: where every card
+    on each layout's top rung has its total, P(dd best) is the one every total gives; where a
+    card without its total shares a top rung, it is P(best rung)."""
+    def row(card, total, rank):
+        return (card, total, None if total is None else 10 - total, "level", rank, False)
+
+    full = [[row("A", 5, 2), row("B", 6, 2), row("C", 9, 1)],
+            [row("A", 7, 2), row("B", 3, 1), row("C", 8, 1)],
+            [row("A", 4, 2), row("B", 4, 2), row("C", 1, 0)]]
+    assert deciding_cards(full, "score") == {"A", "B"}
+    some = [[r if r[0] != "C" else (r[0], None, None, *r[3:]) for r in rows] for rows in full]
+    every, decided = aggregate(full, True, "score"), aggregate(some, True, "score")
+    assert decided.totals == "deciding" and decided.p_best_by == "total"
+    assert [(v.card, v.p_best) for v in decided.cards] == [(v.card, v.p_best) for v in every.cards]
+    assert (decided.best, decided.runner_up, decided.total_margin) == (every.best, every.runner_up,
+                                                                       every.total_margin)
+    tie = [rows[:2] + [row("C", None, 2)] if i == 0 else rows for i, rows in enumerate(some)]
+    assert aggregate(tie, True, "score").p_best_by == "rung"

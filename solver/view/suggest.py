@@ -89,13 +89,23 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     return rows
 
 
+def _tops_known(table: dict, cards: list, k: int) -> bool:
+    """Is every total known of the cards on each layout's top rung?  (A card below it is not
+    best there whatever its total: P(dd best) is then exact without the others' totals.)"""
+    for i in range(k):
+        top = max(table[card][i][4] for card in cards)
+        if any(table[card][i][4] == top and table[card][i][1] is None for card in cards):
+            return False
+    return True
+
+
 def _best_counts(table: dict, cards: list, k: int, use_rank: bool, with_totals: bool) -> dict:
     """On how many layouts each card is double-dummy best in the order the advice uses: the
     outcome rung, then the side's total (under the score objective every card reaching the
     same rung is "optimal", so that share alone would be 100% for every card of an easy deal)."""
-    def key(row) -> tuple:
+    def key(row) -> tuple:       # (with_totals: the totals of every card on a layout's top rung)
         if use_rank:
-            return (row[4], row[1]) if with_totals else (row[4],)
+            return (row[4], -math.inf if row[1] is None else row[1]) if with_totals else (row[4],)
         return (row[1],) if with_totals else (row[5],)
     counts = dict.fromkeys(cards, 0)
     for i in range(k):
@@ -275,14 +285,11 @@ class Advice:
     total_margin: float | None = None
     total_interval: tuple[float, float] | None = None
     # whose expected totals are known: "all", "deciding" (only those that decide the best card
-    # and the runner-up: ``stich.view.decide``) or "none" (``totals="none"``); P(dd best) goes
-    # by the outcome rung alone unless "all"
+    # and the runner-up: ``stich.view.decide``) or "none" (``totals="none"``)
     totals: str = "all"
-
-    @property
-    def p_best_by(self) -> str:
-        """What P(dd best) orders by: "total" (the rung, then the total) or "rung" alone."""
-        return "total" if self.totals == "all" or self.measure == "total" else "rung"
+    # P(dd best) by "total" (the rung, then the total: exact where every card on a layout's top
+    # rung has its total) or by the "rung" alone (P(best rung))
+    p_best_by: str = "total"
 
     def sure(self, unit: str = "points") -> str:
         """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
@@ -341,7 +348,8 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     use_rank = objective == "score" and all(r[4] is not None for rows in table.values() for r in rows)
     known = {card: all(r[1] is not None for r in table[card]) for card in cards}
     with_totals = all(known.values())
-    best_on = _best_counts(table, cards, k, use_rank, with_totals)
+    by_total = with_totals or (use_rank and _tops_known(table, cards, k))
+    best_on = _best_counts(table, cards, k, use_rank, by_total)
     sums = {card: sum(r[4] for r in table[card]) for card in cards} if use_rank else {}
     views = []
     for card in cards:
@@ -371,7 +379,7 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     totals = "all" if with_totals else "none" if not any(known.values()) else "deciding"
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
-                  totals)
+                  totals, "total" if by_total or not use_rank else "rung")
 
 
 def _order(views: list[CardView], sums: dict[str, int], use_rank: bool) -> Callable:
