@@ -1,6 +1,7 @@
 """`stich suggest` at the first decision of a whole deal: K = 100 layouts, every card scored.
 
-Targets: at most 6 s (Schafkopf2) and 15 s (Elfern) per decision on two cores.
+Targets: at most 3 s (Schafkopf2) and 8 s (Elfern) per decision on two cores, with the
+default totals (those that decide the best card and the runner-up).
 Each layout is a whole-deal solve with every legal card scored, so this is about 100 full
 solves split over the workers; without the totals (``--no-totals``) each card's outcome rung
 only.
@@ -26,10 +27,10 @@ DECISIONS = {"schafkopf2": ("examples/schafkopf2-deal.toml", 1),
 
 
 @pytest.mark.parametrize("game", list(DECISIONS))
-@pytest.mark.parametrize("totals", [True, False], ids=["totals", "rungs-only"])
+@pytest.mark.parametrize("totals", ["deciding", "all", "none"], ids=["default", "all-totals", "rungs-only"])
 def test_suggest_first_decision(bench, game, totals):
-    """With the totals (the default report) and without (``--no-totals``: each card's
-    outcome rung only)."""
+    """The default (every card's rung, then the deciding cards' totals), every card's totals
+    (``--all-totals``) and none (``--no-totals``: each card's outcome rung only)."""
     path, seat = DECISIONS[game]
     info = read_view(path, seat)
     timing = {}
@@ -51,7 +52,7 @@ def test_suggest_first_decision(bench, game, totals):
                              "worker_cpu_seconds": timing["cpu"], "best": result.advice.best})
     # the workers' CPU time is what two idle cores would need between them (load inflates the
     # wall time, much less the CPU time)
-    print(f"\n{game} ({'totals' if totals else 'rungs only'}): {K} layouts in {timing['seconds']:.1f} s "
+    print(f"\n{game} ({totals} totals): {K} layouts in {timing['seconds']:.1f} s "
           f"({1000 * timing['seconds'] / K:.0f} ms per layout, 2 workers); workers' CPU "
           f"{timing['cpu']:.1f} s ({1000 * timing['cpu'] / K:.0f} ms per layout, "
           f"{timing['cpu'] / 2:.1f} s per decision on two idle cores); play {result.advice.best}")
@@ -137,3 +138,52 @@ def test_suggest_rungs_nodes(bench, game):
     bench.extra_info.update(counts)
     print(f"\n{game}, first card, 20 layouts: nodes with totals {counts['totals']:,}, rungs only "
           f"{counts['rungs']:,} ({counts['rungs'] / counts['totals']:.2f})")
+
+
+@pytest.mark.parametrize("game", list(DECISIONS))
+def test_suggest_deciding_nodes(bench, game):
+    """Nodes of K = 20 layouts at the first card, one after another on one engine with the
+    table shared between layouts: every card's exact total (``totals="all"``) against the
+    default as one worker runs it (every card's rung, with the totals of the cards it expects
+    to decide once it has seen a few layouts, then the deciding totals still missing).
+    Deterministic: the measure of what the default saves."""
+    from stich.run.pool import worker_engine
+    from stich.search.solve import new_engine
+    from stich.view import sample_layouts
+    from stich.view.decide import card_totals, deciding_cards
+    from stich.view.suggest import layout_set, rungs_and_expected, score_layout
+    path, seat = DECISIONS[game]
+    info = read_view(path, seat)
+    texts = [info.fill(layout).dump() for layout in sample_layouts(info, 20, 1)]
+    share = layout_set(info, "score")
+    counts = {}
+
+    def counted(engine, work) -> tuple[int, object]:
+        engine.reset_nodes()                # a solve resets the count: count each call alone
+        out = work()
+        return engine.nodes, out
+
+    def go():
+        engine = new_engine(64)
+        counts["all"] = sum(counted(engine, lambda t=t: score_layout(
+            t, seat, "score", 64, share=share, engine=engine))[0] for t in texts)
+        engine = worker_engine(64)          # the first round as one worker runs it
+        nodes, rows = 0, []
+        for text in texts:
+            n, r = counted(engine, lambda t=text: rungs_and_expected(t, seat, "score", 64, None, share))
+            nodes, rows = nodes + n, rows + [r]
+        need = deciding_cards(rows, "score")
+        for text, r in zip(texts, rows):
+            cards = tuple(sorted(row[0] for row in r if row[0] in need and row[1] is None))
+            if cards:
+                ranks = tuple(next(row[4] for row in r if row[0] == card) for card in cards)
+                nodes += counted(engine, lambda t=text, c=cards, k=ranks: card_totals(
+                    t, seat, c, 64, share=share, engine=engine, ranks=k))[0]
+        counts["deciding"], counts["deciding_cards"] = nodes, len(need)
+
+    bench.group = "suggest deciding"
+    bench.pedantic(go, rounds=1, iterations=1)
+    bench.extra_info.update(counts)
+    print(f"\n{game}, first card, 20 layouts: nodes with every total {counts['all']:,}, deciding "
+          f"totals {counts['deciding']:,} ({counts['deciding'] / counts['all']:.2f}; "
+          f"{counts['deciding_cards']} deciding cards)")

@@ -23,12 +23,16 @@ from .limits import exit_if_partial, limit_options, limits_of
 from .progress import progress_bar
 
 
-def check_options(exact: bool, samples: int | None, no_totals: bool, objective: str) -> None:
-    """Options that exclude each other, named before any work."""
+def check_options(exact: bool, samples: int | None, no_totals: bool, objective: str,
+                  all_totals: bool = False) -> str:
+    """Options that exclude each other, named before any work; the ``totals`` of ``suggest``."""
     if exact and samples is not None:
         raise InputError("--exact and --samples exclude each other")
+    if no_totals and all_totals:
+        raise InputError("--no-totals and --all-totals exclude each other")
     if no_totals and objective != "score":
         raise InputError("--no-totals needs --objective score (the totals decide otherwise)")
+    return "none" if no_totals else "all" if all_totals else "deciding"
 
 
 def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
@@ -57,6 +61,9 @@ def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
               help="With --objective score: only the outcome level each card forces on each "
                    "layout, not its exact total (no expected totals; about half the search at "
                    "the first card of a whole deal).")
+@click.option("--all-totals", "all_totals", is_flag=True,
+              help="Every card's expected total (default: only those of the cards that can be "
+                   "the best card or the runner-up by their expected level).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Worker processes (default: all cores; 1 solves in this process).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDR",
@@ -66,7 +73,7 @@ def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
 @tt_option
 @limit_options
 def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed: int, exact: bool,
-                    objective: str, no_totals: bool, jobs: int | None, dask_address: str | None,
+                    objective: str, no_totals: bool, all_totals: bool, jobs: int | None, dask_address: str | None,
                     rules: tuple[str, ...], as_json: bool, tt_mb: int, node_limit: int | None,
                     time_limit: float | None) -> None:
     """Which card to play from what a seat can see (the player's view, single dummy).
@@ -88,8 +95,9 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     Played cards are named where they came from.  A void shown by a failure to follow
     (where following is compulsory) is respected in every layout.
 
-    --no-totals (with --objective score): each card's outcome level only, not its exact
-    total, on each layout (the advice then goes by the expected level alone).
+    With --objective score only the cards that can be the best card or the runner-up by
+    their expected level get exact totals (the others: "not needed"; P(dd best) may then be
+    by the level alone, "P(best rung)").  --all-totals: every card's; --no-totals: none.
 
     --node-limit / --time-limit apply to each layout: a layout that hits them is left out
     of the figures and counted apart ("NOT EXACT" in the report; "exact": false and
@@ -103,13 +111,13 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
       stich suggest examples/hidden/schafkopf2-hidden.toml --exact
       stich suggest examples/elfern-deal.toml --samples 100 --seed 1 --json
     """
-    check_options(exact, samples, no_totals, objective)
+    totals = check_options(exact, samples, no_totals, objective, all_totals)
     info = view_to_move(deal_file, seat, rules)
     try:
         with progress_bar("layouts", as_json, unit="layouts") as bar:
             result = suggest(info, samples=samples, seed=seed, exact=True if exact else None,
                              objective=objective, jobs=jobs, dask_address=dask_address, tt_megabytes=tt_mb,
-                             progress=bar, limits=limits_of(node_limit, time_limit), totals=not no_totals)
+                             progress=bar, limits=limits_of(node_limit, time_limit), totals=totals)
     except TooManyLayouts as exc:
         raise InputError(f"{deal_file}: --exact: {exc}") from None
     except RunError as exc:                 # --dask without Dask, or its scheduler not reached

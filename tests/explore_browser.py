@@ -121,7 +121,8 @@ class Page:
 
     def view_rows(self) -> list[dict]:
         return self.page.eval_on_selector_all("#view-cards tbody tr", """
-            rows => rows.map(r => ({card: r.dataset.card, expected: Number(r.dataset.expected),
+            rows => rows.map(r => ({card: r.dataset.card,
+                                    expected: r.dataset.expected === "null" ? null : Number(r.dataset.expected),
                                     p_best: Number(r.dataset.pBest), best: r.classList.contains('best')}))""")
 
     def key(self, key: str) -> None:

@@ -61,7 +61,8 @@ def test_advice_without_totals_agrees(game, seed, plies):
     line = solve(deal).line
     here = deal.after(list(line[:plies]))
     info = information(here, here.position().to_move + 1)
-    with_totals = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8)
+    with_totals = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8,
+                          totals="all")
     rungs_only = suggest(info, samples=12, seed=2, objective="score", jobs=1, tt_megabytes=8,
                          totals=False)
 

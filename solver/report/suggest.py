@@ -21,9 +21,8 @@ def suggest_json(s: Suggestion) -> dict:
         "measure": a.measure if a else None, "margin": a.margin if a else None,
         "margin_interval": list(a.margin_interval) if a and a.margin_interval else None,
         "sure": a.sure(_unit(s)) if a else None, "total_margin": a.total_margin if a else None,
-        "cards": [{"card": v.card, "expected_total": v.mean,
-                   "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
-                   "expected_rung": v.mean_rank, "levels": v.levels} for v in (a.cards if a else ())],
+        "totals": a.totals if a else None, "p_best_by": a.p_best_by if a else None,
+        "cards": [_card_json(a, v) for v in (a.cards if a else ())],
         "seconds": round(s.seconds, 3),
     }
     if not s.exact:
@@ -31,6 +30,19 @@ def suggest_json(s: Suggestion) -> dict:
     if s.stopped == "interrupt":
         obj.update(interrupted=True, layouts_unfinished=s.unfinished)
     return obj
+
+
+NOT_NEEDED = "not needed to decide"
+
+
+def _card_json(a, v) -> dict:
+    """One card: its expected total, or null and why (``expected_total_note``)."""
+    out = {"card": v.card, "expected_total": v.mean,
+           "interval": list(v.interval) if v.interval else None, "p_best": v.p_best,
+           "expected_rung": v.mean_rank, "levels": v.levels}
+    if v.mean is None and a.totals == "deciding":
+        out["expected_total_note"] = NOT_NEEDED
+    return out
 
 
 def suggest_report(s: Suggestion) -> str:
@@ -41,7 +53,7 @@ def suggest_report(s: Suggestion) -> str:
            else f"{solved} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
     lines = [f"Seat {s.info.seat} to move; {len(s.info.pool)} cards hidden from it; {how}.", ""]
     if a is not None:
-        lines += [_card_table(s), "", f"Play {a.best}: {a.sure(_unit(s))}."]
+        lines += [_card_table(s), *_table_notes(a), "", f"Play {a.best}: {a.sure(_unit(s))}."]
     else:
         lines.append("No advice: no layout was solved exactly.")
     lines.append(f"({s.seconds:.1f} s)")
@@ -58,20 +70,34 @@ def _card_table(s: Suggestion) -> str:
     a = s.advice
     unit = s.info.deal.rule_set.unit
     rows = []
-    totals = all(v.mean is not None for v in a.cards)       # --no-totals: rungs only
+    totals = a.totals != "none"                   # --no-totals: rungs only
     for v in a.cards:
         interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
         levels = ", ".join(f"{name} {share:.0%}" for name, share in
                            sorted(v.levels.items(), key=lambda kv: -kv[1]))
-        row = [v.card] + ([f"{v.mean:.2f}", interval] if totals else []) + [f"{v.p_best:.0%}"]
+        shown = [f"{v.mean:.2f}", interval] if v.mean is not None else ["not needed", ""]
+        row = [v.card] + (shown if totals else []) + [f"{v.p_best:.0%}"]
         if a.measure == "rung":
             row.append(f"{v.mean_rank:.2f}")
         rows.append(row + [levels])
-    headers = ["card"] + ([f"expected {unit}", "95% interval"] if totals else []) + ["P(dd best)"]
+    best = "P(dd best)" if a.p_best_by == "total" else "P(best rung)"
+    headers = ["card"] + ([f"expected {unit}", "95% interval"] if totals else []) + [best]
     if a.measure == "rung":
         headers.append("expected rung")
-    return tabulate(rows, headers=headers + ["outcome levels"])
+    align = ["left"] + (["right", "left"] if totals else []) + ["left"] + (["decimal"] if a.measure == "rung" else [])
+    return tabulate(rows, headers=headers + ["outcome levels"], colalign=align + ["left"])
+
+
+def _table_notes(a) -> list[str]:
+    """What a table without every total means (one line each)."""
+    notes = []
+    if a.totals == "deciding":
+        notes.append("(not needed: its expected rung is below those of the cards that can be best or "
+                     "runner-up; --all-totals shows it)")
+    if a.p_best_by == "rung":
+        notes.append("(P(best rung): share of layouts where the card forces the best rung of any card)")
+    return notes
 
 
 def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
@@ -85,7 +111,8 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
             continue
         unit = "rungs" if j.measure == "rung" else "in total"
         pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
-        rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", f"{j.p_best:.0%}",
+        p_best = f"{j.p_best:.0%}" + (" by rung" if j.p_best_by == "rung" else "")
+        rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", p_best,
                      f"{j.layouts}{' exact' if j.exact else ''}"
                      + (f" ({j.left_out} over the limit)" if j.left_out else "")])
     return rows
@@ -106,6 +133,7 @@ def judgement_json(judgements: list[Judgement]) -> list[dict]:
              "expected": j.expected if j.judged else None, "best": j.best or None,
              "best_expected": j.best_expected if j.judged else None,
              "loss": j.loss if j.judged else None, "p_best": j.p_best if j.judged else None,
+             "p_best_by": j.p_best_by,
              "measure": j.measure, "layouts": j.layouts, "exact": j.exact,
              **({"layouts_left_out": j.left_out} if j.left_out else {})} for j in judgements]
 

@@ -30,6 +30,7 @@ _local = threading.local()
 WORKER_RESTARTS = 2         # new pools in a row that answer nothing, after a worker died
 WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
 _running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
+_kept = threading.local()   # per thread, inside kept_pool(): (jobs, table size) -> its live pool
 
 
 def worker_engine(tt_megabytes: int):
@@ -148,10 +149,41 @@ class WorkerDied(RunError):
     """A call whose worker process was killed (by the OOM killer, say) on every try."""
 
 
+@contextlib.contextmanager
+def kept_pool() -> Iterator[None]:
+    """Within the block, this thread's ``run_everywhere`` calls share their local worker pool
+    (per number of jobs and table size) instead of starting one each: work done in rounds (the
+    player's view: every card's rung, then the deciding cards' totals) starts its workers,
+    each importing stich and faulting in its table, once.  The pool stops when the block ends."""
+    outer = getattr(_kept, "pools", None)
+    if outer is not None:               # nested: the outer block's pools serve
+        yield
+        return
+    _kept.pools = {}
+    try:
+        yield
+    finally:
+        pools, _kept.pools = _kept.pools, None
+        for executor in pools.values():
+            _running.discard(executor)
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool_for(jobs: int, left: int, tt_megabytes: int) -> tuple[ProcessPoolExecutor, bool]:
+    """(pool, kept): the kept pool of these ``jobs`` inside ``kept_pool``, else a new one."""
+    pools = getattr(_kept, "pools", None)
+    if pools is None:
+        return local_executor(min(jobs, left), tt_megabytes), False
+    if (jobs, tt_megabytes) not in pools:
+        pools[(jobs, tt_megabytes)] = local_executor(jobs, tt_megabytes)
+    return pools[(jobs, tt_megabytes)], True
+
+
 def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int):
-    """The calls of ``left`` on a new local pool, each removed from it once answered.  If a
-    worker dies, the pool breaks: the calls not answered stay in ``left`` for a new pool."""
-    executor = local_executor(min(jobs, len(left)), tt_megabytes)
+    """The calls of ``left`` on a local pool (new, or the one ``kept_pool`` keeps), each removed
+    from it once answered.  If a worker dies, the pool breaks: the calls not answered stay in
+    ``left`` for a new pool."""
+    executor, kept = _pool_for(jobs, len(left), tt_megabytes)
     _running.add(executor)
     finished = False
     try:
@@ -174,10 +206,15 @@ def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int
             yield key, result
         finished = True
     finally:
-        _running.discard(executor)
-        if finished and not left:
+        if finished and not left and kept:
+            pass                                # kept running for the block's next round
+        elif finished and not left:
+            _running.discard(executor)
             executor.shutdown(wait=True, cancel_futures=True)
         else:
+            _running.discard(executor)
+            if kept:
+                _kept.pools.pop((jobs, tt_megabytes), None)
             stop_at_once(executor)
 
 

@@ -14,7 +14,7 @@ it still plays well in trick-taking games.
 Here a decision's layouts are those of the mover's information set (``stich.view``): every
 one when there are at most K, else K uniform draws seeded by the study's seed, the deal and
 the cards played before (``judge.decision_seed``), so a card never depends on the worker or
-the order.  Each layout is scored by ``stich suggest``'s own evaluation (``score_layout``,
+the order.  Each layout is scored by ``stich suggest``'s own evaluation (``score_layouts_here``,
 ``aggregate``): the card is the one ``stich suggest`` would name on the same layouts.
 
 In the *player's game* of a study (``--opponent player``, ``--mover player``) a deal is
@@ -30,13 +30,11 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from stich.deals.deal import Deal
 from stich.model.cards import Card
 from stich.view import count_layouts, every_layout, information, sample_layouts
-from stich.view.suggest import aggregate, layout_set, score_layout
+from stich.view.suggest import aggregate, layout_set, score_layouts_here
 
 from .judge import decision_seed
 from .records import DealRecord, Run
@@ -49,22 +47,15 @@ GAME_POLICIES = ("uniform", "random")
 _layouts = threading.local()
 
 
-@contextmanager
-def layout_engine(tt_megabytes: int) -> Iterator[None]:
-    """``score_layout`` solves on the worker's engine, which the study's walk is using at that
-    moment: the layouts get an engine of their own for the time of the call."""
-    from stich.run import pool
+def layout_engine(tt_megabytes: int):
+    """The engine the layouts are scored on: the worker's engine is the study's walk's, busy
+    at that moment, so the layouts get one of their own (one per thread, reused)."""
     from stich.search.solve import new_engine
     mine = getattr(_layouts, "engine", None)
     if mine is None or _layouts.tt_megabytes != tt_megabytes:
         mine, _layouts.tt_megabytes = new_engine(tt_megabytes), tt_megabytes
         _layouts.engine = mine
-    saved = getattr(pool._local, "engine", None), getattr(pool._local, "tt_megabytes", None)
-    pool._local.engine, pool._local.tt_megabytes = mine, tt_megabytes
-    try:
-        yield
-    finally:
-        pool._local.engine, pool._local.tt_megabytes = saved
+    return mine
 
 
 class Pimc:
@@ -102,9 +93,8 @@ def _best(here: Deal, objective: str, samples: int, seed: int, tt_megabytes: int
     exact = count_layouts(info) <= samples
     layouts = list(every_layout(info)) if exact else sample_layouts(info, samples, seed)
     share = layout_set(info, objective)
-    with layout_engine(tt_megabytes):
-        rows = [score_layout(info.fill(layout).dump(), seat, objective, tt_megabytes, share=share)
-                for layout in layouts]
+    rows = score_layouts_here([info.fill(layout).dump() for layout in layouts], seat, objective,
+                              tt_megabytes, share, layout_engine(tt_megabytes))
     best = aggregate([r for r in rows if r is not None], exact, objective).best
     return next(c for c in position.legal_moves() if c.text(here.notation) == best)
 

@@ -29,9 +29,10 @@ from typing import Any
 from stich.deals.deal import Deal, loads
 from stich.model.cards import Card
 from stich.model.rules import RuleSet
-from stich.run.pool import run_everywhere, worker_engine
+from stich.run.pool import kept_pool, run_everywhere, worker_engine
 
 from . import EXACT_LIMIT, InfoSet, count_layouts, every_layout, information, sample_layouts
+from .decide import card_totals, deciding_cards, expected_deciding
 
 Z95 = 1.959963984540054
 MAX_EXACT = 100_000              # layouts --exact solves one by one at most (a day or so of whole deals)
@@ -54,17 +55,19 @@ class LayoutsInterrupted(KeyboardInterrupt):
 
 
 def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
-                 limits=None, share: str | None = None, totals: bool = True) -> list[Row] | None:
+                 limits=None, share: str | None = None, totals: bool = True,
+                 engine=None) -> list[Row] | None:
     """Solve one layout (its deal TOML) and score every legal card for ``seat``'s side;
     None when ``limits`` (for this layout) were hit.  Ctrl-C is passed on.
 
     ``share`` names the information set the layout belongs to (``layout_set``): when this
     worker's engine last solved a layout of the same set, the table entries valid for every
     layout are kept (``Engine.next_layout``), else the table starts empty.  ``totals`` False
-    (under the score objective): the rung of each card only, its totals None."""
+    (under the score objective): the rung of each card only, its totals None.  ``engine``: solve
+    on this engine instead of the worker's (a caller whose worker engine is busy)."""
     from stich.search.solve import solve
     deal = loads(text, "<layout>")
-    engine = worker_engine(tt_megabytes)
+    engine = engine if engine is not None else worker_engine(tt_megabytes)
     if share is not None:
         engine.next_layout(share)       # clears the table, or keeps only what every layout shares
     if objective == "score" and not totals:
@@ -86,13 +89,23 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     return rows
 
 
+def _tops_known(table: dict, cards: list, k: int) -> bool:
+    """Is every total known of the cards on each layout's top rung?  (A card below it is not
+    best there whatever its total: P(dd best) is then exact without the others' totals.)"""
+    for i in range(k):
+        top = max(table[card][i][4] for card in cards)
+        if any(table[card][i][4] == top and table[card][i][1] is None for card in cards):
+            return False
+    return True
+
+
 def _best_counts(table: dict, cards: list, k: int, use_rank: bool, with_totals: bool) -> dict:
     """On how many layouts each card is double-dummy best in the order the advice uses: the
     outcome rung, then the side's total (under the score objective every card reaching the
     same rung is "optimal", so that share alone would be 100% for every card of an easy deal)."""
-    def key(row) -> tuple:
+    def key(row) -> tuple:       # (with_totals: the totals of every card on a layout's top rung)
         if use_rank:
-            return (row[4], row[1]) if with_totals else (row[4],)
+            return (row[4], -math.inf if row[1] is None else row[1]) if with_totals else (row[4],)
         return (row[1],) if with_totals else (row[5],)
     counts = dict.fromkeys(cards, 0)
     for i in range(k):
@@ -172,18 +185,76 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
 
 
 def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
-            dask_address: str | None, limits=None, totals: bool = True
-            ) -> Iterator[tuple[int, list[Row] | None]]:
+            dask_address: str | None, limits=None, totals: bool = True, spent: dict | None = None,
+            work: Callable | None = None) -> Iterator[tuple[int, list[Row] | None]]:
     """(index, rows) for every (deal text, seat[, layout set]), in the order solved; one engine
-    per worker."""
+    per worker.  ``spent``: filled with what each layout cost (``score_layout_spent``)."""
     calls = [(i, (job[0], job[1], objective, tt_megabytes, limits,
                   job[2] if len(job) > 2 else None, totals))
              for i, job in enumerate(jobs)]
-    for i, rows in run_everywhere(score_layout, calls, jobs=workers, dask_address=dask_address,
+    work = work or (score_layout if spent is None else score_layout_spent)
+    for i, rows in run_everywhere(work, calls, jobs=workers, dask_address=dask_address,
                                   tt_megabytes=tt_megabytes):
         if isinstance(rows, BaseException):
             raise rows
+        if spent is not None:
+            rows, spent[i] = rows
         yield i, rows
+
+
+def rungs_and_expected(text: str, seat: int, objective: str, tt_megabytes: int, limits=None,
+                       share: str | None = None, totals: bool = False) -> list[Row] | None:
+    """The first round of the deciding totals on a worker: every card's rung, and (without
+    limits, once the worker has seen a few layouts of the set) the totals of the cards it
+    expects to decide, found at once on the table this layout left (``expected_deciding``)."""
+    rows = score_layout(text, seat, objective, tt_megabytes, limits, share, totals)
+    if rows is None or share is None or (limits is not None and limits.any):
+        return rows
+    cards = tuple(c for c in expected_deciding(share, rows)
+                  if any(r[0] == c and r[1] is None for r in rows))
+    if not cards:
+        return rows
+    found = card_totals(text, seat, cards, tt_megabytes, None, share, worker_engine(tt_megabytes),
+                        _ranks(rows, cards), warm=True)
+    return rows if found is None else _merge(rows, found)
+
+
+def _merge(rows: list[Row], found: dict[str, tuple[int, int]]) -> list[Row]:
+    """A layout's rows with the totals ``found`` put in."""
+    return [(r[0], *found[r[0]], *r[3:]) if r[0] in found else r for r in rows]
+
+
+def score_layout_spent(text: str, seat: int, objective: str, tt_megabytes: int, limits=None,
+                       share: str | None = None, totals: bool = True):
+    """``score_layout`` on the worker's engine, and what it spent: (rows, (nodes, seconds))."""
+    engine = worker_engine(tt_megabytes)
+    engine.reset_nodes()
+    started = time.perf_counter()
+    rows = score_layout(text, seat, objective, tt_megabytes, limits, share, totals)
+    return rows, (engine.nodes, time.perf_counter() - started)
+
+
+def card_totals_spent(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int, limits=None,
+                      share: str | None = None, engine=None, ranks=None):
+    """``card_totals`` on the worker's engine, and what it spent: (totals, (nodes, seconds))."""
+    engine = worker_engine(tt_megabytes)
+    engine.reset_nodes()
+    started = time.perf_counter()
+    found = card_totals(text, seat, cards, tt_megabytes, limits, share, engine, ranks)
+    return found, (engine.nodes, time.perf_counter() - started)
+
+
+def left_over(limits, spent: tuple[int, float] | None):
+    """The per-layout ``limits`` less what a layout's first round ``spent`` (None: nothing left,
+    the layout is over its limit)."""
+    from stich.core.anytime import Limits
+    if limits is None or not limits.any or spent is None:
+        return limits
+    nodes = None if limits.nodes is None else limits.nodes - spent[0]
+    seconds = None if limits.seconds is None else limits.seconds - spent[1]
+    if (nodes is not None and nodes < 1) or (seconds is not None and seconds <= 0):
+        return None
+    return Limits(nodes, seconds)
 
 
 # --- aggregation (pure: checked against exact computation in the tests) --------------------------
@@ -192,7 +263,7 @@ def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
 class CardView:
     card: str
     mean: float | None                   # expected final total of the seat's side (None:
-                                         # not computed, ``totals=False``)
+                                         # not computed: not needed to decide, or "none")
     interval: tuple[float, float] | None  # 95% interval of the mean (exact: the mean itself)
     p_best: float                        # share of layouts where it is double-dummy best
     levels: dict[str, float]             # outcome level -> share of layouts
@@ -213,6 +284,12 @@ class Advice:
     # paired: best minus runner-up in the side's final total (the tie-break under the score)
     total_margin: float | None = None
     total_interval: tuple[float, float] | None = None
+    # whose expected totals are known: "all", "deciding" (only those that decide the best card
+    # and the runner-up: ``stich.view.decide``) or "none" (``totals="none"``)
+    totals: str = "all"
+    # P(dd best) by "total" (the rung, then the total: exact where every card on a layout's top
+    # rung has its total) or by the "rung" alone (P(best rung))
+    p_best_by: str = "total"
 
     def sure(self, unit: str = "points") -> str:
         """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
@@ -255,7 +332,10 @@ def mean_interval(values: list[float], exact: bool) -> tuple[float, tuple[float,
 
 
 def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advice:
-    """Combine the per-layout verdicts into the advice (every card on the same layouts)."""
+    """Combine the per-layout verdicts into the advice (every card on the same layouts).  A
+    card's expected total is given where its total is known on every layout; the cards of an
+    expected rung are ordered by expected total only when all of theirs are known (else they
+    keep the listing's order), and P(dd best) goes by the total only when every card's is."""
     k = len(per_layout)
     cards = [row[0] for row in per_layout[0]]
     table: dict[Any, list[Any]] = {card: [] for card in cards}
@@ -266,24 +346,22 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         for card in cards:
             table[card].append(by_card[card])
     use_rank = objective == "score" and all(r[4] is not None for rows in table.values() for r in rows)
-    with_totals = all(r[1] is not None for rows in table.values() for r in rows)
-    best_on = _best_counts(table, cards, k, use_rank, with_totals)
+    known = {card: all(r[1] is not None for r in table[card]) for card in cards}
+    with_totals = all(known.values())
+    by_total = with_totals or (use_rank and _tops_known(table, cards, k))
+    best_on = _best_counts(table, cards, k, use_rank, by_total)
+    sums = {card: sum(r[4] for r in table[card]) for card in cards} if use_rank else {}
     views = []
     for card in cards:
         rows = table[card]
-        mean, interval = mean_interval([r[1] for r in rows], exact) if with_totals else (None, None)
+        mean, interval = mean_interval([r[1] for r in rows], exact) if known[card] else (None, None)
         levels: dict[str, float] = {}
         for r in rows:
             if r[3] is not None:
                 levels[r[3]] = levels.get(r[3], 0) + 1 / k
-        mean_rank = sum(r[4] for r in rows) / k if use_rank else None
-        views.append(CardView(card, mean, interval, best_on[card] / k, levels, mean_rank))
-
-    def key(v: CardView) -> tuple:
-        if not with_totals:
-            return (v.mean_rank,)
-        return (v.mean_rank, v.mean) if use_rank else (v.mean,)
-    views.sort(key=key, reverse=True)
+        views.append(CardView(card, mean, interval, best_on[card] / k, levels,
+                              sums[card] / k if use_rank else None))
+    views.sort(key=_order(views, sums, use_rank), reverse=True)   # stable: ties keep the listing
     best = views[0].card
     runner = views[1].card if len(views) > 1 else None
     margin = margin_interval = total_margin = total_interval = None
@@ -294,12 +372,24 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
         margin, margin_interval = mean_interval(diffs, exact)
         if all(d == 0 for d in diffs):
             margin_interval = (0, 0)
-        if with_totals:
+        if known[best] and known[runner]:
             total_margin, total_interval = mean_interval(
                 [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
+    totals = "all" if with_totals else "none" if not any(known.values()) else "deciding"
     return Advice(tuple(views), best, runner, margin, margin_interval,
-                  "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval)
+                  "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
+                  totals, "total" if by_total or not use_rank else "rung")
+
+
+def _order(views: list[CardView], sums: dict[str, int], use_rank: bool) -> Callable:
+    """The advice's sort key: the expected rung (its integer sum over the layouts), then the
+    expected total among cards of one rung whose totals are all known."""
+    if not use_rank:
+        every = all(v.mean is not None for v in views)
+        return lambda v: (v.mean if every else 0,)
+    whole = {s: all(v.mean is not None for v in views if sums[v.card] == s) for s in sums.values()}
+    return lambda v: (sums[v.card], v.mean if whole[sums[v.card]] else 0)
 
 
 # --- the command's work --------------------------------------------------------------------------
@@ -340,27 +430,41 @@ def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | 
     return sample_layouts(info, samples or 100, seed), count, False
 
 
+TOTALS = ("deciding", "all", "none")
+
+
+def totals_mode(totals: bool | str) -> str:
+    """``suggest``'s ``totals``: "deciding" (the default), "all", "none"; True and False stand
+    for "all" and "none"."""
+    mode = {True: "all", False: "none"}.get(totals, totals) if isinstance(totals, bool) else totals
+    if mode not in TOTALS:
+        raise ValueError(f"totals must be one of {', '.join(TOTALS)}, not {totals!r}")
+    return mode
+
+
 def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: bool | None = None,
             objective: str = "score", jobs: int | None = None, dask_address: str | None = None,
             tt_megabytes: int = 64, limit: int = EXACT_LIMIT,
             progress: Callable[[int, int], None] | None = None, limits=None,
-            share_tables: bool = True, totals: bool = True) -> Suggestion:
+            share_tables: bool = True, totals: bool | str = "deciding") -> Suggestion:
     """Advice for the seat of ``info`` (it must be to move).  ``limits`` apply to each
     layout: a layout that hits them is left out of the figures and counted
     (``Suggestion.left_out``); with every layout left out there is no advice (``advice``
     None).  Ctrl-C keeps the layouts finished (``unfinished`` counts the others, ``stopped``
     says "interrupt").  ``share_tables``: a worker keeps the table entries valid for every
-    layout from one layout to the next (``score_layout``).  ``totals`` False under the score
-    objective: each card's rung only (no expected totals; cards tied in the expected rung stay
-    in the order of the listing)."""
+    layout from one layout to the next (``score_layout``).  ``totals`` under the score
+    objective: "deciding" (the default) the expected totals of the cards that decide the best
+    card and the runner-up only (``solve_deciding``), "all" every card's, "none" no card's
+    (cards tied in the expected rung stay in the order of the listing)."""
     started = time.perf_counter()
+    mode = totals_mode(totals)
     layouts, count, is_exact = choose_layouts(info, samples, seed, exact, limit)
     texts = [info.fill(layout).dump() for layout in layouts]
     share = layout_set(info, objective) if share_tables else None
     stopped = None
     try:
-        results = solve_layouts([(t, info.seat, share) for t in texts], objective, jobs, dask_address,
-                                tt_megabytes, progress, limits, totals)
+        results = solve_deciding([(t, info.seat, share) for t in texts], objective, jobs,
+                                 dask_address, tt_megabytes, progress, limits, mode)
     except LayoutsInterrupted as stop:
         results, stopped = [stop.rows[i] for i in sorted(stop.rows)], "interrupt"
     kept = [rows for rows in results if rows is not None]
@@ -371,23 +475,132 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
                       len(results) - len(kept), len(texts) - len(results), stopped)
 
 
+def solve_deciding(jobs: list[tuple], objective: str, workers: int | None, dask_address: str | None,
+                   tt_megabytes: int, progress=None, limits=None, mode: str = "deciding",
+                   owner: list[int] | None = None,
+                   extra: dict[int, tuple[str, ...]] | None = None) -> list[list[Row] | None]:
+    """``solve_layouts`` for ``totals`` ``mode``.  "deciding" under the score objective: first
+    every card's rung on every layout, then the exact totals of the deciding cards
+    (``decide.deciding_cards``) on every layout, again until the layouts left out by the
+    limits change nothing.  ``owner``: the advice each job belongs to (default: one for all),
+    ``extra``: per advice, cards whose totals its caller reads too.  Ctrl-C in the second pass
+    keeps the layouts with every deciding card's total (``LayoutsInterrupted``)."""
+    if mode != "deciding" or objective != "score":
+        return solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                             mode == "all" or objective != "score")
+    with kept_pool():                   # both rounds on the same workers
+        return _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                           owner or [0] * len(jobs), extra or {})
+
+
+def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits, owner,
+                extra) -> list[list[Row] | None]:
+    """``solve_deciding``'s rounds: the rungs, then the deciding totals until nothing is missing."""
+    spent: dict | None = {} if limits is not None and limits.any else None
+    results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
+                            False, spent, None if spent is not None else rungs_and_expected)
+    while True:
+        missing = {}
+        for n in sorted(set(owner)):
+            mine = {i: rows for i, (o, rows) in enumerate(zip(owner, results))
+                    if o == n and rows is not None}
+            if not mine:
+                continue
+            need = deciding_cards(list(mine.values()), objective, extra.get(n, ()))
+            for i, rows in mine.items():
+                # a worker's guessed totals of other cards are dropped: what is shown never
+                # depends on which worker solved what
+                rows = results[i] = [r if r[0] in need else (r[0], None, None, *r[3:]) for r in rows]
+                cards = tuple(sorted(r[0] for r in rows if r[0] in need and r[1] is None))
+                if cards:
+                    missing[i] = cards
+        if not missing:
+            return results
+        _fill_totals(results, missing, jobs, workers, dask_address, tt_megabytes, progress, limits,
+                     spent)
+
+
+def _fill_totals(results: list, missing: dict[int, tuple[str, ...]], jobs: list[tuple],
+                 workers, dask_address, tt_megabytes: int, progress, limits,
+                 spent: dict | None = None) -> None:
+    """The exact totals of ``missing``'s cards (layout index -> cards) put into ``results``
+    (a layout that hits ``limits``, less what its first round ``spent``, becomes None; the
+    limits are per layout, both rounds together).  Ctrl-C: ``LayoutsInterrupted`` with the
+    layouts whose every missing total was found (the others are unfinished)."""
+    rest = {i: left_over(limits, (spent or {}).get(i)) for i in missing}
+    for i in [i for i in missing if limits is not None and limits.any and rest[i] is None]:
+        results[i] = None                       # its first round used up the layout's limit
+        missing.pop(i)
+    calls = [(i, (jobs[i][0], jobs[i][1], cards, tt_megabytes, rest[i],
+                  jobs[i][2] if len(jobs[i]) > 2 else None, None, _ranks(results[i], cards)))
+             for i, cards in missing.items()]
+    done = 0
+    if progress:
+        progress(0, len(calls))
+    work = card_totals if spent is None else card_totals_spent
+    try:
+        for i, found in run_everywhere(work, calls, jobs=workers, dask_address=dask_address,
+                                       tt_megabytes=tt_megabytes):
+            if isinstance(found, BaseException):
+                raise found
+            if spent is not None:
+                found, (nodes, seconds) = found
+                spent[i] = (spent[i][0] + nodes, spent[i][1] + seconds)
+            results[i] = None if found is None else [
+                (row[0], *found[row[0]], *row[3:]) if row[0] in found else row for row in results[i]]
+            missing.pop(i)
+            done += 1
+            if progress:
+                progress(done, len(calls))
+    except KeyboardInterrupt:
+        raise LayoutsInterrupted({i: rows for i, rows in enumerate(results) if i not in missing}) from None
+
+
 def solve_layouts(jobs: list[tuple], objective: str, workers: int | None,
                   dask_address: str | None, tt_megabytes: int,
                   progress: Callable[[int, int], None] | None = None,
-                  limits=None, totals: bool = True) -> list[list[Row] | None]:
+                  limits=None, totals: bool = True, spent: dict | None = None,
+                  work: Callable | None = None) -> list[list[Row] | None]:
     """Every (deal text, seat) scored, in order (None: a layout that hit ``limits``);
-    local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished."""
+    local cores by default.  Ctrl-C raises ``LayoutsInterrupted`` with the layouts finished.
+    ``spent``: filled with each layout's (nodes, seconds); ``work``: the worker function, if not
+    ``score_layout``."""
     out: dict[int, list[Row] | None] = {}
     if progress:
         progress(0, len(jobs))
     try:
-        for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals):
+        for i, rows in _scores(jobs, objective, tt_megabytes, workers, dask_address, limits, totals,
+                               spent, work):
             out[i] = rows
             if progress:
                 progress(len(out), len(jobs))
     except KeyboardInterrupt:
         raise LayoutsInterrupted(out) from None
     return [out[i] for i in range(len(jobs))]
+
+
+def _ranks(rows: list[Row], cards: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The rungs ``cards`` force on a layout (its rows), from the seat's side (None: unknown)."""
+    rank = {r[0]: r[4] for r in rows}
+    return None if any(rank[c] is None for c in cards) else tuple(rank[c] for c in cards)
+
+
+def score_layouts_here(texts: list[str], seat: int, objective: str, tt_megabytes: int,
+                       share: str | None, engine) -> list[list[Row] | None]:
+    """``solve_deciding`` one layout after another on ``engine`` (in this thread): the rows
+    ``aggregate`` needs for the best card and the runner-up."""
+    rows = [score_layout(t, seat, objective, tt_megabytes, share=share, totals=False, engine=engine)
+            for t in texts]
+    kept = [r for r in rows if r is not None]
+    need = deciding_cards(kept, objective) if kept else set()
+    for i, text in enumerate(texts):
+        cards = tuple(sorted(r[0] for r in rows[i] or () if r[0] in need and r[1] is None))
+        if cards:
+            found = card_totals(text, seat, cards, tt_megabytes, share=share, engine=engine,
+                                ranks=_ranks(rows[i], cards))
+            rows[i] = None if found is None else [
+                (r[0], *found[r[0]], *r[3:]) if r[0] in found else r for r in rows[i]]
+    return rows
 
 
 def advise(deal: Deal, seat: int, **options) -> Advice | None:
@@ -413,6 +626,7 @@ class Judgement:
     exact: bool
     measure: str = "total"       # "total" (the game's unit) or "rung" (outcome ladder)
     left_out: int = 0            # layouts that hit the node or time limit (not in the figures)
+    p_best_by: str = "total"     # P(dd best) by the rung then the total, or by the rung alone
 
     @property
     def judged(self) -> bool:
@@ -421,8 +635,10 @@ class Judgement:
 
 def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str = "score",
                jobs: int | None = None, dask_address: str | None = None, tt_megabytes: int = 64,
-               limit: int = EXACT_LIMIT, progress=None, limits=None) -> list[Judgement]:
+               limit: int = EXACT_LIMIT, progress=None, limits=None,
+               totals: bool | str = "deciding") -> list[Judgement]:
     """The player's-view judgement of every card in ``deal``'s play, from its player's seat.
+    ``totals`` as for ``suggest`` (the played card's total is always found).
     ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
     (counted in ``left_out``); a card whose every layout hit them is not judged."""
     steps: list[tuple[int, int, Card, Any, Any, bool]] = []
@@ -442,7 +658,9 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
         for layout in layouts:
             jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
-    rows = solve_layouts(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits)
+    reads = {n: (step[2].text(deal.notation),) for n, step in enumerate(steps)}   # the played card
+    rows = solve_deciding(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits,
+                          totals_mode(totals), owner=owner, extra=reads)
     grouped: list[list] = [[] for _ in steps]
     for n, r in zip(owner, rows):
         grouped[n].append(r)
@@ -462,7 +680,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
                 else best.mean - played.mean)
         out.append(Judgement(trick, seat, text, played.mean, advice.best, best.mean, loss,
                              played.p_best, advice.layouts, is_exact and not left_out, advice.measure,
-                             left_out))
+                             left_out, advice.p_best_by))
     return out
 
 

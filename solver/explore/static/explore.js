@@ -472,8 +472,10 @@ function viewBadge(button, card) {
   if (!view) return el("span", { class: "value pending", text: "…" });
   if (result.best === card) button.classList.add("best-guess");
   button.dataset.expected = String(view.expected_total);
-  return el("span", { class: "value" }, el("span", { text: view.expected_total.toFixed(2) }), el("br"),
-    el("span", { class: "level", text: `best ${percent(view.p_best)}` }));
+  const expected = view.expected_total === null ? "—" : view.expected_total.toFixed(2);
+  const best = result.p_best_by === "rung" ? "best rung" : "best";
+  return el("span", { class: "value" }, el("span", { text: expected, title: view.expected_total_note || "" }), el("br"),
+    el("span", { class: "level", text: `${best} ${percent(view.p_best)}` }));
 }
 
 function renderSeat(seat) {
@@ -816,12 +818,14 @@ function renderViewCards(result) {
   body.replaceChildren();
   $("view-advice").textContent = result ? `Play ${result.best}: ${result.sure}.` : "";
   if (!result) return;
+  $("view-cards").querySelectorAll("th")[3].textContent = result.p_best_by === "rung" ? "P(best rung)" : "P(dd best)";
   for (const c of result.cards) {
     const interval = result.mode === "exact" ? "exact" : c.interval ? `${c.interval[0].toFixed(2)}–${c.interval[1].toFixed(2)}` : "-";
     const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
-    el("td", { text: c.card }), el("td", { text: c.expected_total.toFixed(2) }), el("td", { text: interval }),
+    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : c.expected_total.toFixed(2) }),
+    el("td", { text: c.expected_total === null ? "" : interval }),
     el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
     el("td", { text: levels })));
   }
