@@ -8,7 +8,9 @@
 # when it runs bytecode again, which a search without the GIL does not.  So the core puts its
 # own C handler in front of the process's (``st_arm``, at every search's start: Python code
 # may have set another since): it counts the signal in ``st_interrupts`` and then calls the
-# handler it replaced, so Python still raises KeyboardInterrupt as before.  Every search in
+# handler it replaced, so Python still raises KeyboardInterrupt as before.  Another thread may
+# also halt one engine's search (``Engine.halt``: a test another thread's answer made
+# useless), read at the same tick as the clock.  Every search in
 # every thread stops while an interrupt is not yet acknowledged (``st_acked``); the main
 # thread acknowledges one when it starts a new search after Python has had its say
 # (``PyErr_CheckSignals``), i.e. once the program has handled the KeyboardInterrupt.  A
@@ -60,6 +62,9 @@ cdef extern from *:
     static inline int st_interrupt_count(void) { return st_interrupts; }
     static inline void st_acknowledge(int seen) { st_acked = seen; }
     static inline void st_simulate_interrupt(void) { st_interrupts = st_interrupts + 1; }
+    /* A flag one thread sets and another's search reads (Engine.halt). */
+    static inline int st_load_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void st_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     double st_now() noexcept nogil
     void st_arm() noexcept nogil
@@ -67,6 +72,8 @@ cdef extern from *:
     int st_interrupt_count() noexcept nogil
     void st_acknowledge(int seen) noexcept nogil
     void st_simulate_interrupt() noexcept nogil
+    int st_load_flag(int* p) noexcept nogil
+    void st_store_flag(int* p, int v) noexcept nogil
 
 cdef enum:
     TICK = 4096                 # read the clock and the interrupt counter every this many nodes
@@ -85,6 +92,8 @@ cdef int limit_hit(Ctx* c) noexcept nogil:
             c.aborted = 1
             c.interrupted = 1
         elif c.deadline > 0 and st_now() >= c.deadline:
+            c.aborted = 1
+        elif c.haltable and st_load_flag(&c.halted):
             c.aborted = 1
     if c.aborted:
         c.next_check = 0

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from stich.core._search import Engine
+from stich.core._search import Engine, SearchInterrupted, SearchLimit
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
 from stich.model.cards import in_notation
@@ -26,6 +26,7 @@ from stich.model.cards import in_notation
 from .ladder import possible_rungs
 from .lines import optimal_line
 from .objectives import OBJECTIVES, SolverError, score_objective
+from .parallel import ParallelValue
 from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
@@ -192,6 +193,8 @@ class _Work:
         self.stopped: str | None = None
         self.threads = max(1, threads)
         self.helper_nodes = 0           # nodes the helper threads' engines searched
+        self.helpers: list[Session] = []    # sessions on engines sharing the solve's table
+        self.value_search: ParallelValue | None = None
 
     @property
     def nodes(self) -> int:
@@ -209,9 +212,39 @@ class _Work:
             raise
 
     def value(self, progress) -> int:
-        """The position's value under the totals (``progress(bounds)`` between slices)."""
+        """The position's value under the totals (``progress(bounds)`` between slices); with
+        ``threads``, searched by that many threads (``ParallelValue``)."""
         shown = None if progress is None else (lambda low, high: progress(self.span(low, high)))
+        if self.threads > 1:
+            return self._value_in_threads(shown)
         return self.session.limited_value(progress=shown)
+
+    def _helper_sessions(self, count: int) -> list[Session]:
+        """``count`` sessions on the solve's position, each on an engine of its own that
+        searches the solve's table (made once, for the value and the cards)."""
+        root = self.session
+        while len(self.helpers) < count:
+            self.helpers.append(Session(root.deal, root.root, Engine(share=root.engine)))
+        return self.helpers[:count]
+
+    def _value_in_threads(self, progress) -> int:
+        """The value by ``threads`` threads, the solve's engine one of them; one more engine
+        walks the first tricks for them.  Ctrl-C: ``Stopped`` with the bounds proven."""
+        session = self.session
+        helpers = self._helper_sessions(self.threads)
+        rules = session.root.rules
+        search = ParallelValue([session.engine] + [h.engine for h in helpers[1:]],
+                               helpers[0].engine, lambda engine: rules.side(engine.to_move) == 0)
+        self.value_search = search
+        guess = session.engine.first_guess(session.deal.game_spec.search.get("first", "half"))
+        try:
+            return search.value(guess, progress=progress)
+        except SearchLimit as stop:
+            reason = "interrupt" if isinstance(stop, SearchInterrupted) else "nodes"
+            session.stopped = session.stopped or reason
+            raise Stopped(reason, stop.lo, stop.hi) from None
+        finally:
+            self.helper_nodes += sum(search.nodes_by_thread[1:])
 
     def span(self, low: int, high: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """Each side's final-total range when side 0 still takes between ``low`` and
@@ -250,7 +283,7 @@ class _Work:
         session = self.session
         classes = session.classes()
         if (self.threads > 1 and len(classes) > 1 and value is not None
-                and session.engine.nodes >= THREADS_FROM_NODES):
+                and self.nodes >= THREADS_FROM_NODES):
             rows = self._rows_in_threads(classes, value)
         else:
             rows = [self._row(session, group[0], value) for group in classes]
@@ -277,8 +310,9 @@ class _Work:
         the next class not yet taken; the rows come back in the classes' order."""
         root = self.session
         count = min(self.threads, len(classes))
-        helpers = [Engine(share=root.engine) for _ in range(count - 1)]
-        sessions = [root] + [Session(root.deal, root.root, e) for e in helpers]
+        sessions = [root] + self._helper_sessions(count - 1)
+        helpers = [s.engine for s in sessions[1:]]
+        before = [e.nodes for e in helpers]
         rows: list = [None] * len(classes)
 
         def work(session: Session, k: int) -> Iterator[tuple[int, Any]]:
@@ -290,7 +324,7 @@ class _Work:
         try:
             interrupted = share_out(sessions, range(len(classes)), work, got, caller_works=True)
         finally:
-            self.helper_nodes += sum(e.nodes for e in helpers)
+            self.helper_nodes += sum(e.nodes - b for e, b in zip(helpers, before))
         if interrupted:
             raise KeyboardInterrupt
         return rows
