@@ -20,10 +20,10 @@ from randompositions import MODES, generate
 
 from stich.analysis.table import dd_table
 from stich.core._search import Engine, interrupt_handled, simulate_interrupt
+from stich.core.anytime import Limits
 from stich.deals.deal import loads
 from stich.deals.dealing import random_deal
 from stich.games import GAMES
-from stich.core.anytime import Limits
 from stich.search.parallel import ParallelValue
 from stich.search.session import Session
 from stich.search.solve import new_engine, solve
@@ -109,14 +109,16 @@ def _parallel_value(deal, threads):
 
 @pytest.mark.parametrize("game,players,seed", whole_deals())
 def test_parallel_value_is_the_value(game, players, seed):
-    """The threads' value of whole deals is the one-thread value, and every thread searched:
-    the tests were shared out (no size threshold keeps these deals on one thread)."""
+    """The threads' value of whole deals is the one-thread value, and tests were handed out
+    at once (no size threshold keeps these deals on one thread); in the long searches every
+    thread searched (a tiny deal's tests may all go to whichever thread is free first)."""
     deal = random_deal(game, 800 + seed, players=players)
     exact = Session(deal, deal.position(), Engine(16)).value()
     for threads in (2, 3):
         value, search = _parallel_value(deal, threads)
-        assert value == exact
-        assert all(nodes > 0 for nodes in search.nodes_by_thread) and search.parallel_tests > 0
+        assert value == exact and search.parallel_tests > 0
+        if game in ("schafkopf2", "elfern"):
+            assert all(nodes > 0 for nodes in search.nodes_by_thread)
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

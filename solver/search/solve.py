@@ -33,8 +33,9 @@ from .session import Session
 from .threads import share_out
 
 DEFAULT_TT_MEGABYTES = 64
-# the cards are scored in threads only when the value search took at least this many nodes
-# (about 5 ms): below it starting the threads and their sessions costs more than it saves
+# the value search goes on in threads, and the cards are scored in threads, only once one
+# thread has searched this many nodes (about 5 ms): below it starting the threads and their
+# sessions costs more than it saves
 THREADS_FROM_NODES = 50_000
 
 __all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
@@ -81,11 +82,12 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     ``progress(bounds)``: called about four times a second during the value search with each
     side's (low, high) final total proven so far (None where extras make the totals depend
     on the line: Mariage).
-    ``threads``: the legal cards are scored by this many threads at once, each with its own
-    engine searching the one table (``Engine(share=)``); the answer is the same for any
-    number (node counts add up the threads' and vary from run to run).  With ``limits`` the
-    cards are scored by one thread (a budget is one engine's), and so they are where the
-    value search took fewer than ``THREADS_FROM_NODES`` nodes."""
+    ``threads``: the value is searched and the legal cards are scored by this many threads
+    at once, each with its own engine searching the one table (``Engine(share=)``; the value
+    by ``stich.search.parallel``); the answer is the same for any number, but for which
+    optimal line is shown (node counts add up the threads' and vary from run to run).  With
+    ``limits`` a solve is one thread's (a budget is one engine's), and so is a position
+    whose value one thread finds within ``THREADS_FROM_NODES`` nodes."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -229,7 +231,30 @@ class _Work:
 
     def _value_in_threads(self, progress) -> int:
         """The value by ``threads`` threads, the solve's engine one of them; one more engine
-        walks the first tricks for them.  Ctrl-C: ``Stopped`` with the bounds proven."""
+        walks the first tricks for them.  The first ``THREADS_FROM_NODES`` nodes are searched
+        by this thread alone, as without threads (a small position is done by then), and
+        the threads go on within the bounds proven.  Ctrl-C: ``Stopped`` with the bounds."""
+        session = self.session
+        lo = hi = None
+        try:
+            if THREADS_FROM_NODES > 0:
+                session.engine.limit(nodes=THREADS_FROM_NODES)
+                try:
+                    return session.value()
+                except SearchLimit as stop:
+                    if isinstance(stop, SearchInterrupted):
+                        raise
+                    lo, hi = stop.lo, stop.hi
+                finally:
+                    session.engine.limit()
+            return self._parallel_value(lo, hi, progress)
+        except SearchLimit as stop:
+            reason = "interrupt" if isinstance(stop, SearchInterrupted) else "nodes"
+            session.stopped = session.stopped or reason
+            raise Stopped(reason, stop.lo, stop.hi) from None
+
+    def _parallel_value(self, lo: int | None, hi: int | None, progress) -> int:
+        """``ParallelValue`` within ``lo``..``hi`` (None: the position's range)."""
         session = self.session
         helpers = self._helper_sessions(self.threads)
         rules = session.root.rules
@@ -238,11 +263,7 @@ class _Work:
         self.value_search = search
         guess = session.engine.first_guess(session.deal.game_spec.search.get("first", "half"))
         try:
-            return search.value(guess, progress=progress)
-        except SearchLimit as stop:
-            reason = "interrupt" if isinstance(stop, SearchInterrupted) else "nodes"
-            session.stopped = session.stopped or reason
-            raise Stopped(reason, stop.lo, stop.hi) from None
+            return search.value(guess, at_least=lo, at_most=hi, progress=progress)
         finally:
             self.helper_nodes += sum(search.nodes_by_thread[1:])
 
