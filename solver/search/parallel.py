@@ -26,6 +26,8 @@ from typing import Any
 
 from stich.core._search import Engine, SearchInterrupted, SearchLimit
 
+from .session import Session
+
 # the chain of first moves is split through this many tricks from the root: deeper, less is
 # searched by one thread alone while the others wait (three tricks: measured on the seeded
 # Schafkopf2 and Elfern sets, docs/explanation/performance.md)
@@ -283,4 +285,32 @@ class ParallelValue:
                 workers.cancel(task)
 
 
-__all__ = ["ParallelValue", "SearchLimit"]
+def threaded_value(session: Session, helpers: Sequence[Session], alone_first: int = 0,
+                   progress: Callable[[int, int], None] | None = None
+                   ) -> tuple[int, ParallelValue | None]:
+    """The value of ``session``'s node under the totals by ``len(helpers)`` threads: the
+    session's engine and all helpers' but the first, which walks the first tricks (each
+    helper a session on the same node, its engine sharing the session's table).  The first
+    ``alone_first`` nodes are searched by the session's engine alone, as without threads (a
+    small position is done by then: the answer and no parallel search); the threads go on
+    within the bounds proven.  ``SearchLimit`` / ``SearchInterrupted`` as ``Engine.value``."""
+    engine = session.engine
+    lo = hi = None
+    if alone_first > 0:
+        engine.limit(nodes=alone_first)
+        try:
+            return session.value(), None
+        except SearchLimit as stop:
+            if isinstance(stop, SearchInterrupted):
+                raise
+            lo, hi = stop.lo, stop.hi
+        finally:
+            engine.limit()
+    rules = session.root.rules
+    search = ParallelValue([engine] + [h.engine for h in helpers[1:]], helpers[0].engine,
+                           lambda e: rules.side(e.to_move) == 0)
+    guess = engine.first_guess(session.deal.game_spec.search.get("first", "half"))
+    return search.value(guess, at_least=lo, at_most=hi, progress=progress), search
+
+
+__all__ = ["ParallelValue", "threaded_value"]

@@ -26,7 +26,7 @@ from stich.model.cards import in_notation
 from .ladder import possible_rungs
 from .lines import optimal_line
 from .objectives import OBJECTIVES, SolverError, score_objective
-from .parallel import ParallelValue
+from .parallel import ParallelValue, threaded_value
 from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
@@ -230,42 +230,19 @@ class _Work:
         return self.helpers[:count]
 
     def _value_in_threads(self, progress) -> int:
-        """The value by ``threads`` threads, the solve's engine one of them; one more engine
-        walks the first tricks for them.  The first ``THREADS_FROM_NODES`` nodes are searched
-        by this thread alone, as without threads (a small position is done by then), and
-        the threads go on within the bounds proven.  Ctrl-C: ``Stopped`` with the bounds."""
+        """The value by ``threads`` threads (``threaded_value``: one thread alone for the
+        first ``THREADS_FROM_NODES`` nodes).  Ctrl-C: ``Stopped`` with the bounds proven."""
         session = self.session
-        lo = hi = None
+        helpers = self._helper_sessions(self.threads)
         try:
-            if THREADS_FROM_NODES > 0:
-                session.engine.limit(nodes=THREADS_FROM_NODES)
-                try:
-                    return session.value()
-                except SearchLimit as stop:
-                    if isinstance(stop, SearchInterrupted):
-                        raise
-                    lo, hi = stop.lo, stop.hi
-                finally:
-                    session.engine.limit()
-            return self._parallel_value(lo, hi, progress)
+            value, self.value_search = threaded_value(session, helpers, THREADS_FROM_NODES, progress)
+            return value
         except SearchLimit as stop:
             reason = "interrupt" if isinstance(stop, SearchInterrupted) else "nodes"
             session.stopped = session.stopped or reason
             raise Stopped(reason, stop.lo, stop.hi) from None
-
-    def _parallel_value(self, lo: int | None, hi: int | None, progress) -> int:
-        """``ParallelValue`` within ``lo``..``hi`` (None: the position's range)."""
-        session = self.session
-        helpers = self._helper_sessions(self.threads)
-        rules = session.root.rules
-        search = ParallelValue([session.engine] + [h.engine for h in helpers[1:]],
-                               helpers[0].engine, lambda engine: rules.side(engine.to_move) == 0)
-        self.value_search = search
-        guess = session.engine.first_guess(session.deal.game_spec.search.get("first", "half"))
-        try:
-            return search.value(guess, at_least=lo, at_most=hi, progress=progress)
         finally:
-            self.helper_nodes += sum(search.nodes_by_thread[1:])
+            self.helper_nodes += sum(h.engine.nodes for h in helpers)
 
     def span(self, low: int, high: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """Each side's final-total range when side 0 still takes between ``low`` and
