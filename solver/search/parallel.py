@@ -2,17 +2,17 @@
 
 The driver is the one-thread galloping one (``core/search.pxi``, ``mtd_step``): null-window
 tests that gallop from the first guess and then bisect.  Each test is shared out by splitting
-the first trick, young brothers wait: at a node of the first trick the first (best-ordered)
-move is searched alone (itself split, down to the trick's end), and only if it does not
-decide the test are the other moves handed to the threads at once, each as one null-window
-test (``Engine.window``) on an engine of its own.  Once one of them decides the node the
+the first ``SPLIT_TRICKS`` tricks, young brothers wait: at a node of the chain of first moves
+the first (best-ordered) move is searched first (itself split, down to the chain's end), and
+only if it does not decide the test are the other moves handed to the threads at once, each
+as one null-window test (``Engine.window``) on an engine of its own.  Once one of them decides the node the
 others are halted (``Engine.halt``; a halted search stores nothing, so the table keeps only
 proven bounds).  A test whose root fails for the side to move searches every move of the
 root in parallel; one that succeeds, every reply to the first move.
 
 Every value is fail-soft and proven, so the bounds and the answer are the one-thread
 driver's; only the node counts differ (each thread's are in ``nodes_by_thread``).  The
-first trick's nodes are walked on an engine of the coordinator's own (``inspector``), which
+chain's nodes are walked on an engine of the coordinator's own (``inspector``), which
 searches nothing: it lists the moves in the search's order and what each earns.
 """
 
@@ -60,6 +60,7 @@ class _Workers:
         self.todo: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.done: queue.SimpleQueue[tuple[_Task, Any, BaseException | None]] = queue.SimpleQueue()
         self.lock = threading.Lock()
+        self.closing = False
         self.nodes = [0] * len(self.engines)
         self.cpu = [0.0] * len(self.engines)
         self.threads = [threading.Thread(target=self._run, args=(k,), daemon=True)
@@ -73,7 +74,7 @@ class _Workers:
         try:
             while (task := self.todo.get()) is not _STOP:
                 with self.lock:
-                    if task.cancelled:
+                    if task.cancelled or self.closing:
                         self.done.put((task, None, None))
                         continue
                     task.worker = k
@@ -112,6 +113,11 @@ class _Workers:
                 self.engines[task.worker].halt()
 
     def close(self) -> None:
+        """Halt what runs, skip what waits, and end the threads."""
+        with self.lock:
+            self.closing = True
+            for engine in self.engines:
+                engine.halt()
         for _ in self.threads:
             self.todo.put(_STOP)
         for thread in self.threads:
@@ -136,6 +142,7 @@ class ParallelValue:
         self.critical_seconds = 0.0
         self.critical_nodes = 0         # ... and in nodes
         self.parallel_tests = 0         # tests handed out with others at once
+        self.root_tricks = inspector.tricks_left    # a trick in progress counts as the first
         self._workers: _Workers | None = None
 
     def value(self, guess: int, at_least: int | None = None, at_most: int | None = None,
@@ -148,7 +155,6 @@ class ParallelValue:
         self.lo, self.hi = lo, hi
         if self.inspector.tricks_left == 0 or self.inspector.stopped:
             return 0
-        self.root_tricks = self.inspector.tricks_left       # a trick in progress counts as the first
         self._workers = _Workers(self.engines)
         try:
             self._gallop(min(max(guess, lo), hi), progress)
@@ -189,7 +195,7 @@ class ParallelValue:
 
     def _children(self, path: tuple[int, ...]) -> list[tuple[int, int, bool]]:
         """The moves at ``path`` in the search's order: (move, what it earns, whether the
-        node after it is still in the first trick and not the end)."""
+        node after it is still in the first ``SPLIT_TRICKS`` tricks and not the end)."""
         inspector = self.inspector
         out = []
         for group in inspector.classes(ordered=True):
@@ -203,7 +209,7 @@ class ParallelValue:
 
     def _split(self, path: tuple[int, ...], b: int) -> int:
         """The fail-soft value at the inspector's node ``path`` for the null window at ``b``:
-        the first move alone (split again while inside the first trick), then the others in
+        the first move first (split again while inside the chain), then the others in
         parallel."""
         inspector = self.inspector
         maximise = self.maximising(inspector)
