@@ -11,7 +11,8 @@ Set ``STICH_BASELINE`` to a checkout of the previous code with its core built, e
 measuring every deal of the row from a cleared engine (``versions_worker.py``).  Per deal the
 median over the rounds, then the median over the deals: CPU seconds for one thread (the
 load of a shared machine inflates them least), wall seconds for two threads (whose point is
-the wall time).  The previous code has no threads: its two-thread rows are one thread.
+the wall time).  A version without threads (or without a threaded value) measures its
+two-thread rows as far as it can: one thread, or the value on one.
 """
 
 from __future__ import annotations
