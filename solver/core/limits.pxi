@@ -8,13 +8,14 @@
 # when it runs bytecode again, which a search without the GIL does not.  So the core puts its
 # own C handler in front of the process's (``st_arm``, at every search's start: Python code
 # may have set another since): it counts the signal in ``st_interrupts`` and then calls the
-# handler it replaced, so Python still raises KeyboardInterrupt as before.  Another thread may
-# also halt one engine's search (``Engine.halt``: a test another thread's answer made
-# useless), read at the same tick as the clock.  Every search in
+# handler it replaced, so Python still raises KeyboardInterrupt as before.  Every search in
 # every thread stops while an interrupt is not yet acknowledged (``st_acked``); the main
 # thread acknowledges one when it starts a new search after Python has had its say
 # (``PyErr_CheckSignals``), i.e. once the program has handled the KeyboardInterrupt.  A
 # process that ignores SIGINT (a worker) is left alone.
+#
+# Another thread may also halt one engine's ``window`` test (``Engine.halt``: a test another
+# thread's answer made useless); the flag is read at the same tick as the clock.
 
 cdef extern from *:
     """
