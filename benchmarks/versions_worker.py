@@ -54,16 +54,18 @@ def main() -> None:
         from stich.solve import new_engine
     threads = spec.get("threads", 1)
     takes_threads = "threads" in inspect.signature(measure_solve).parameters
+    value_threads = "threads" in inspect.signature(measure_value).parameters
     engine = new_engine(64)
     deals = [random_deal(spec["game"], seed, players=spec["players"], rules=dict(spec["rules"]))
              for seed in spec["seeds"]]
     measure_value(random_deal(spec["game"], 99_999, players=spec["players"],
                               rules=dict(spec["rules"])), engine)          # warm up, not measured
-    out = {"cpu": [], "wall": [], "nodes": [], "threads": threads if takes_threads else 1}
+    threaded = value_threads if spec["measure"] == "value" else takes_threads
+    out = {"cpu": [], "wall": [], "nodes": [], "threads": threads if threaded else 1}
     for seed, deal in zip(spec["seeds"], deals):
         cpu, wall = time.process_time(), time.perf_counter()
         if spec["measure"] == "value":
-            m = measure_value(deal, engine, seed)
+            m = measure_value(deal, engine, seed, **({"threads": threads} if value_threads else {}))
         else:
             objective = "total" if spec["measure"] == "cards" else "score"
             extra = {"threads": threads} if takes_threads else {}

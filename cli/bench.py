@@ -32,8 +32,8 @@ def _off_option(ctx, param, value):
                    "Elfern deals can take very long.")
 @tt_option
 @click.option("--threads", "threads", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Threads scoring the cards of each solve (--mode solve); with more than one "
-                   "the node counts vary from run to run.")
+              help="Threads searching the value and scoring the cards of each solve; with "
+                   "more than one the node counts vary from run to run.")
 @json_option
 def bench_command(quick: bool, mode: str, objective: str, off: dict, tt_mb: int, threads: int,
                   as_json: bool) -> None:

@@ -45,8 +45,9 @@ def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
     worse), "exact": false in the JSON, and exits 5.  On a terminal a search longer than a
     second shows the proven bounds; Ctrl-C stops it with them (exit 130).
 
-    --threads N: the legal cards are scored by N threads at once (default: all cores), all
-    searching one table; the answer is the same for any N.  With a limit, one thread.
+    --threads N: the value is searched and the legal cards are scored by N threads at once
+    (default: all cores), all searching one table; the answer is the same for any N, but
+    the line shown may be another optimal one.  With a limit, one thread.
 
     \b
     Examples:

@@ -1,24 +1,30 @@
 """Threads give the same answers as one thread.
 
-``solve(threads=N)`` scores the legal cards with N engines searching one table at once
-(``Engine(share=)``, a seqlock per entry: core/tt.pxi); ``dd_table(threads=N)`` solves trumps
-at once, an engine each.  Every answer must be the one a single thread gives: totals,
-outcome, line, every card's totals, level and optimality, and for the table every cell with
-its node count.  More threads than cores are used on purpose (the threads interleave more).
+``solve(threads=N)`` searches the value with N threads (``stich.search.parallel``: the first
+tricks split, young brothers wait) and scores the legal cards with N engines, all searching
+one table at once (``Engine(share=)``, a seqlock per entry: core/tt.pxi); ``dd_table(threads=N)``
+solves trumps at once, an engine each.  Every answer must be the one a single thread gives:
+totals, the forced outcome, every card's totals, level and optimality, and for the table
+every cell with its node count.  The line is one optimal line, checked by the referee on
+every solve; which one is found depends on what the threads left in the table.  More
+threads than cores are used on purpose (the threads interleave more).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from randompositions import MODES, generate
 
 from stich.analysis.table import dd_table
-from stich.core._search import Engine
+from stich.core._search import Engine, interrupt_handled, simulate_interrupt
+from stich.core.anytime import Limits
 from stich.deals.deal import loads
 from stich.deals.dealing import random_deal
 from stich.games import GAMES
+from stich.search.parallel import ParallelValue
 from stich.search.session import Session
 from stich.search.solve import new_engine, solve
 
@@ -32,11 +38,25 @@ def threads_on_every_position(monkeypatch):
 
 
 def answer(result):
-    """Everything a solve reports but its node count and time."""
-    return (result.totals, result.outcome, result.line, result.line_totals, result.exact,
-            result.line_tricks, result.announcements, result.line_pairs, result.stopped,
+    """Everything a solve reports but its node count, time and line (the outcome: as forced
+    under the score objective; under the total objective it is the line's)."""
+    outcome = result.outcome and result.objective == "score" and (
+        result.outcome.winner, result.outcome.level, result.outcome.rank)
+    return (result.totals, outcome, result.exact, result.stopped,
             result.bounds, result.levels, tuple((m.card, m.group, m.pair, m.totals, m.optimal, m.level, m.rank, m.winner,
                    m.bounds) for m in result.moves))
+
+
+def line_answer(result):
+    """The line and what depends on it (the same with one thread, run after run)."""
+    return (result.outcome, result.line, result.line_totals, result.line_tricks,
+            result.announcements, result.line_pairs)
+
+
+def optimal_line(result):
+    """The line is whole: it ends where the totals say under the total objective (the solve
+    has already checked it against the referee)."""
+    return not result.exact or result.objective == "score" or result.line_totals == result.totals
 
 
 def whole_deals():
@@ -56,9 +76,10 @@ def test_solve_threads_same_answer(game, players, seed, objective):
     deal = random_deal(game, 700 + seed, players=players)
     engine = new_engine(16)
     one = solve(deal, objective=objective, engine=engine, threads=1)
+    assert line_answer(solve(deal, objective=objective, engine=engine, threads=1)) == line_answer(one)
     for threads in (2, 5):
         many = solve(deal, objective=objective, engine=engine, threads=threads)
-        assert answer(many) == answer(one)
+        assert answer(many) == answer(one) and optimal_line(many)
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
@@ -70,7 +91,96 @@ def test_solve_threads_small_positions(mode, seed):
     for objective in ("score", "total"):
         one = solve(deal, objective=objective, engine=engine, threads=1)
         many = solve(deal, objective=objective, engine=engine, threads=3)
-        assert answer(many) == answer(one)
+        assert answer(many) == answer(one) and optimal_line(many)
+
+
+def _parallel_value(deal, threads):
+    """The value of the deal's position by ``ParallelValue`` on ``threads`` engines sharing
+    one table (and one more walking the first tricks), and the search."""
+    owner = Engine(16)
+    Session(deal, deal.position(), owner)
+    helpers = [Engine(share=owner) for _ in range(threads)]
+    for helper in helpers:
+        Session(deal, deal.position(), helper)
+    rules = deal.position().rules
+    search = ParallelValue([owner] + helpers[1:], helpers[0], lambda e: rules.side(e.to_move) == 0)
+    return search.value(owner.first_guess(deal.game_spec.search.get("first", "half"))), search
+
+
+@pytest.mark.parametrize("game,players,seed", whole_deals())
+def test_parallel_value_is_the_value(game, players, seed):
+    """The threads' value of whole deals is the one-thread value, and tests were handed out
+    at once (no size threshold keeps these deals on one thread); in the long searches every
+    thread searched (a tiny deal's tests may all go to whichever thread is free first)."""
+    deal = random_deal(game, 800 + seed, players=players)
+    exact = Session(deal, deal.position(), Engine(16)).value()
+    for threads in (2, 3):
+        value, search = _parallel_value(deal, threads)
+        assert value == exact and search.parallel_tests > 0
+        if game in ("schafkopf2", "elfern"):
+            assert all(nodes > 0 for nodes in search.nodes_by_thread)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+@pytest.mark.parametrize("seed", range(6))
+def test_parallel_value_small_positions(mode, seed):
+    """Mid-trick and near-final positions of every mode: the first tricks split to the end."""
+    deal = loads(generate(mode, 4100 + seed, "large"), "<generated>")
+    exact = Session(deal, deal.position(), Engine(4)).value()
+    assert _parallel_value(deal, 2)[0] == exact
+
+
+def test_halt_stops_a_window_test_from_another_thread():
+    """``halt`` ends a test under way within a few thousand nodes (it returns None, storing
+    nothing unproven); after ``halt(False)`` the engine finds the same value as before."""
+    deal = random_deal("schafkopf2", 2, players=2)
+    engine = Engine(1)
+    session = Session(deal, deal.position(), engine)
+    engine.switches(tt=False)           # minutes of search: only the halt ends it
+    found: list = []
+    worker = threading.Thread(target=lambda: found.append(engine.window(60)), daemon=True)
+    worker.start()
+    time.sleep(0.2)
+    engine.halt()
+    worker.join(10)
+    assert not worker.is_alive() and found == [None]
+    engine.switches(tt=True)
+    engine.halt(False)
+    assert session.value() == Session(deal, deal.position(), Engine(16)).value()
+
+
+def test_solve_with_limits_stays_on_one_thread():
+    """A budget is one engine's: with a node limit the threads change nothing, node counts
+    included."""
+    deal = random_deal("elfern", 3, players=2)
+    limits = Limits(nodes=200_000)
+    one = solve(deal, engine=new_engine(16), limits=limits, threads=1)
+    many = solve(deal, engine=new_engine(16), limits=limits, threads=2)
+    assert not one.exact and many.nodes == one.nodes
+    assert answer(many) == answer(one) and line_answer(many) == line_answer(one)
+
+
+def test_ctrl_c_stops_every_thread_of_a_value_search():
+    """Ctrl-C during the threads' value search: the solve ends at once with the bounds
+    proven so far (a search without a table would take minutes)."""
+    deal = random_deal("schafkopf2", 2, players=2)
+    engine = Engine(1)
+    engine.switches(tt=False)           # the helpers start with the owner's switches
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(solve(deal, engine=engine, threads=2)),
+                              daemon=True)
+    try:
+        worker.start()
+        time.sleep(0.3)
+        simulate_interrupt()
+        worker.join(5)
+        assert not worker.is_alive(), "a thread went on after Ctrl-C"
+    finally:
+        interrupt_handled()
+    result = out[0]
+    assert result.stopped == "interrupt" and not result.exact
+    (low, high), _ = result.bounds
+    assert low <= high
 
 
 def test_solve_threads_count_the_helpers_nodes():

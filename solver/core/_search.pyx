@@ -722,6 +722,39 @@ cdef class Engine:
             raise self._stopped(lo, hi)
         return r >= target
 
+    def window(self, int target):
+        """One null-window test at ``target`` with its fail-soft value: at least ``target``
+        proves the value is at least that much, below it proves the value is at most that.
+        None when another thread halted it (``halt``: nothing of it is stored); the threads
+        of a parallel value search (``stich.search.parallel``) run these."""
+        cdef Ctx* c = &self.s.c
+        cdef int r, lo, hi
+        value_range(c, &lo, &hi)
+        if c.tricks_left == 0 or self.stopped:
+            return 0
+        self._enter()
+        if c.aborted:
+            raise self._stopped(lo, hi)
+        c.haltable = 1
+        with nogil:
+            r = alphabeta(c, self.tt, target - 1, target)
+        c.haltable = 0
+        if c.aborted:
+            if st_load_flag(&c.halted) and not c.interrupted and not (
+                    c.node_limit and c.nodes >= c.node_limit) and not (
+                    c.deadline > 0 and st_now() >= c.deadline):
+                c.aborted = 0
+                recheck(c)
+                return None
+            raise self._stopped(lo, hi)
+        return r
+
+    def halt(self, bint on=True):
+        """Stop this engine's ``window`` test under way in another thread, within a few
+        thousand nodes (it returns None); safe from any thread.  The flag stays until
+        ``halt(False)``: a test started while it is set stops at once."""
+        st_store_flag(&self.s.c.halted, 1 if on else 0)
+
     def limit(self, nodes=None, seconds=None):
         """Allow ``nodes`` more search nodes and ``seconds`` more seconds from now (None: no
         limit of that kind); ``limit()`` lifts both.  Once one is hit every search raises

@@ -13,6 +13,9 @@
 # thread acknowledges one when it starts a new search after Python has had its say
 # (``PyErr_CheckSignals``), i.e. once the program has handled the KeyboardInterrupt.  A
 # process that ignores SIGINT (a worker) is left alone.
+#
+# Another thread may also halt one engine's ``window`` test (``Engine.halt``: a test another
+# thread's answer made useless); the flag is read at the same tick as the clock.
 
 cdef extern from *:
     """
@@ -60,6 +63,9 @@ cdef extern from *:
     static inline int st_interrupt_count(void) { return st_interrupts; }
     static inline void st_acknowledge(int seen) { st_acked = seen; }
     static inline void st_simulate_interrupt(void) { st_interrupts = st_interrupts + 1; }
+    /* A flag one thread sets and another's search reads (Engine.halt). */
+    static inline int st_load_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void st_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     double st_now() noexcept nogil
     void st_arm() noexcept nogil
@@ -67,6 +73,8 @@ cdef extern from *:
     int st_interrupt_count() noexcept nogil
     void st_acknowledge(int seen) noexcept nogil
     void st_simulate_interrupt() noexcept nogil
+    int st_load_flag(int* p) noexcept nogil
+    void st_store_flag(int* p, int v) noexcept nogil
 
 cdef enum:
     TICK = 4096                 # read the clock and the interrupt counter every this many nodes
@@ -85,6 +93,8 @@ cdef int limit_hit(Ctx* c) noexcept nogil:
             c.aborted = 1
             c.interrupted = 1
         elif c.deadline > 0 and st_now() >= c.deadline:
+            c.aborted = 1
+        elif c.haltable and st_load_flag(&c.halted):
             c.aborted = 1
     if c.aborted:
         c.next_check = 0

@@ -155,6 +155,9 @@ ctypedef struct Ctx:
     uint64_t next_check         # the node count at which limit_hit looks next (limits.pxi)
     uint64_t next_tick          # ... reads the clock and the interrupt counter next
     int interrupted             # the search was stopped by Ctrl-C (SIGINT), not by a limit
+    int halted                  # another thread asked this search to stop (``Engine.halt``):
+                                # read and written atomically (st_load_flag, st_store_flag)
+    int haltable                # ... which only a ``window`` test heeds
     uint64_t node_limit         # stop once ``nodes`` reaches this (0: no node limit)
     double deadline             # stop at this monotonic time in seconds (0: no time limit)
     int aborted                 # a limit was hit: searches unwind at once and store nothing

@@ -27,8 +27,9 @@ from typing import Any
 from stich.core._search import Engine
 from stich.deals.deal import Deal
 from stich.deals.dealing import random_deal
+from stich.search.parallel import threaded_value
 from stich.search.session import Session
-from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
+from stich.search.solve import DEFAULT_TT_MEGABYTES, THREADS_FROM_NODES, new_engine, solve
 
 # the techniques --off switches off, as the user names them -> the core's name of the switch
 CORE_SWITCH = {"tt": "tt", "merge": "merge", "bounds": "bounds", "order": "order", "lead": "lead",
@@ -121,17 +122,24 @@ def fresh(engine: Engine) -> Engine:
     return engine
 
 
-def measure_value(deal: Deal, engine: Engine, seed: int | None = None) -> Measurement:
-    """The exact value under the total objective, like ``stich.solve`` computes it first."""
+def measure_value(deal: Deal, engine: Engine, seed: int | None = None, threads: int = 1) -> Measurement:
+    """The exact value under the total objective, like ``stich.solve`` computes it first
+    (with ``threads``, by that many threads: ``threaded_value``; nodes of all of them)."""
     fresh(engine)
     started = time.perf_counter()
     position = deal.position()
     engine.new_search()
     session = Session(deal, position, engine)       # setup clears the table
     engine.reset_nodes()
-    value = session.value()
+    if threads > 1:
+        helpers = [Session(deal, position, Engine(share=engine)) for _ in range(threads)]
+        value = threaded_value(session, helpers, THREADS_FROM_NODES)[0]
+        nodes = engine.nodes + sum(h.engine.nodes for h in helpers)
+    else:
+        value = session.value()
+        nodes = engine.nodes
     seconds = time.perf_counter() - started
-    return Measurement(seed, engine.nodes, seconds, None, value)
+    return Measurement(seed, nodes, seconds, None, value)
 
 
 def measure_solve(deal: Deal, engine: Engine, seed: int | None = None, objective: str = "score",
@@ -174,7 +182,8 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         off: dict[str, bool] | None = None, tt_megabytes: int = DEFAULT_TT_MEGABYTES,
         progress: Callable[[int, int], None] | None = None, threads: int = 1) -> dict[str, Any]:
     """Measure every deal of every set; the JSON object of ``stich bench --json``.
-    ``threads``: threads scoring the cards of each solve (node counts then vary run to run).
+    ``threads``: threads searching the value and scoring the cards of each solve (node
+    counts then vary run to run).
     Ctrl-C stops the measuring: the deals measured so far are the answer (``"interrupted": true``)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -188,7 +197,7 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
     interrupted = False
     for k, (deal_set, seed, deal) in enumerate(plan):
         try:
-            m = (measure_value(deal, engine, seed) if mode == "value"
+            m = (measure_value(deal, engine, seed, threads) if mode == "value"
                  else measure_solve(deal, engine, seed, objective, threads=threads))
         except KeyboardInterrupt:           # Ctrl-C: the deals measured are the answer
             interrupted = True

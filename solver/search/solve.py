@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from stich.core._search import Engine
+from stich.core._search import Engine, SearchInterrupted, SearchLimit
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
 from stich.model.cards import in_notation
@@ -26,14 +26,16 @@ from stich.model.cards import in_notation
 from .ladder import possible_rungs
 from .lines import optimal_line
 from .objectives import OBJECTIVES, SolverError, score_objective
+from .parallel import ParallelValue, threaded_value
 from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
 from .threads import share_out
 
 DEFAULT_TT_MEGABYTES = 64
-# the cards are scored in threads only when the value search took at least this many nodes
-# (about 5 ms): below it starting the threads and their sessions costs more than it saves
+# the value search goes on in threads, and the cards are scored in threads, only once one
+# thread has searched this many nodes (about 5 ms): below it starting the threads and their
+# sessions costs more than it saves
 THREADS_FROM_NODES = 50_000
 
 __all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
@@ -80,11 +82,12 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     ``progress(bounds)``: called about four times a second during the value search with each
     side's (low, high) final total proven so far (None where extras make the totals depend
     on the line: Mariage).
-    ``threads``: the legal cards are scored by this many threads at once, each with its own
-    engine searching the one table (``Engine(share=)``); the answer is the same for any
-    number (node counts add up the threads' and vary from run to run).  With ``limits`` the
-    cards are scored by one thread (a budget is one engine's), and so they are where the
-    value search took fewer than ``THREADS_FROM_NODES`` nodes."""
+    ``threads``: the value is searched and the legal cards are scored by this many threads
+    at once, each with its own engine searching the one table (``Engine(share=)``; the value
+    by ``stich.search.parallel``); the answer is the same for any number, but for which
+    optimal line is shown (node counts add up the threads' and vary from run to run).  With
+    ``limits`` a solve is one thread's (a budget is one engine's), and so is a position
+    whose value one thread finds within ``THREADS_FROM_NODES`` nodes."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     started = time.perf_counter()
@@ -192,6 +195,8 @@ class _Work:
         self.stopped: str | None = None
         self.threads = max(1, threads)
         self.helper_nodes = 0           # nodes the helper threads' engines searched
+        self.helpers: list[Session] = []    # sessions on engines sharing the solve's table
+        self.value_search: ParallelValue | None = None
 
     @property
     def nodes(self) -> int:
@@ -209,9 +214,35 @@ class _Work:
             raise
 
     def value(self, progress) -> int:
-        """The position's value under the totals (``progress(bounds)`` between slices)."""
+        """The position's value under the totals (``progress(bounds)`` between slices); with
+        ``threads``, searched by that many threads (``ParallelValue``)."""
         shown = None if progress is None else (lambda low, high: progress(self.span(low, high)))
+        if self.threads > 1:
+            return self._value_in_threads(shown)
         return self.session.limited_value(progress=shown)
+
+    def _helper_sessions(self, count: int) -> list[Session]:
+        """``count`` sessions on the solve's position, each on an engine of its own that
+        searches the solve's table (made once, for the value and the cards)."""
+        root = self.session
+        while len(self.helpers) < count:
+            self.helpers.append(Session(root.deal, root.root, Engine(share=root.engine)))
+        return self.helpers[:count]
+
+    def _value_in_threads(self, progress) -> int:
+        """The value by ``threads`` threads (``threaded_value``: one thread alone for the
+        first ``THREADS_FROM_NODES`` nodes).  Ctrl-C: ``Stopped`` with the bounds proven."""
+        session = self.session
+        helpers = self._helper_sessions(self.threads)
+        try:
+            value, self.value_search = threaded_value(session, helpers, THREADS_FROM_NODES, progress)
+            return value
+        except SearchLimit as stop:
+            reason = "interrupt" if isinstance(stop, SearchInterrupted) else "nodes"
+            session.stopped = session.stopped or reason
+            raise Stopped(reason, stop.lo, stop.hi) from None
+        finally:
+            self.helper_nodes += sum(h.engine.nodes for h in helpers)
 
     def span(self, low: int, high: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """Each side's final-total range when side 0 still takes between ``low`` and
@@ -250,7 +281,7 @@ class _Work:
         session = self.session
         classes = session.classes()
         if (self.threads > 1 and len(classes) > 1 and value is not None
-                and session.engine.nodes >= THREADS_FROM_NODES):
+                and self.nodes >= THREADS_FROM_NODES):
             rows = self._rows_in_threads(classes, value)
         else:
             rows = [self._row(session, group[0], value) for group in classes]
@@ -277,8 +308,9 @@ class _Work:
         the next class not yet taken; the rows come back in the classes' order."""
         root = self.session
         count = min(self.threads, len(classes))
-        helpers = [Engine(share=root.engine) for _ in range(count - 1)]
-        sessions = [root] + [Session(root.deal, root.root, e) for e in helpers]
+        sessions = [root] + self._helper_sessions(count - 1)
+        helpers = [s.engine for s in sessions[1:]]
+        before = [e.nodes for e in helpers]
         rows: list = [None] * len(classes)
 
         def work(session: Session, k: int) -> Iterator[tuple[int, Any]]:
@@ -290,7 +322,7 @@ class _Work:
         try:
             interrupted = share_out(sessions, range(len(classes)), work, got, caller_works=True)
         finally:
-            self.helper_nodes += sum(e.nodes for e in helpers)
+            self.helper_nodes += sum(e.nodes - b for e, b in zip(helpers, before))
         if interrupted:
             raise KeyboardInterrupt
         return rows
