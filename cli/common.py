@@ -135,7 +135,8 @@ tt_option = click.option("--tt-mb", "tt_mb", type=click.IntRange(1, 65536), defa
 threads_option = click.option(
     "--threads", "threads", type=click.IntRange(1, 256), default=None,
     help="Threads searching at once (default: all cores).  The answer is the same for any "
-         "number (a solve may show another optimal line); node counts vary.")
+         "number (a solve whose value several threads searched may show another optimal line "
+         "than one thread, the same on every run); node counts vary.")
 
 
 def thread_count(threads: int | None) -> int:

@@ -47,7 +47,8 @@ def solve_command(deal_file: str, rules: tuple[str, ...], objective: str, as_jso
 
     --threads N: the value is searched and the legal cards are scored by N threads at once
     (default: all cores), all searching one table; the answer is the same for any N, but
-    the line shown may be another optimal one.  With a limit, one thread.
+    where the threads searched the value the line shown may be another optimal one than
+    --threads 1 shows (the same on every run, for any N above 1).  With a limit, one thread.
 
     \b
     Examples:

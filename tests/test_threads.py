@@ -6,8 +6,10 @@ one table at once (``Engine(share=)``, a seqlock per entry: core/tt.pxi); ``dd_t
 solves trumps at once, an engine each.  Every answer must be the one a single thread gives:
 totals, the forced outcome, every card's totals, level and optimality, and for the table
 every cell with its node count.  The line is one optimal line, checked by the referee on
-every solve; which one is found depends on what the threads left in the table.  More
-threads than cores are used on purpose (the threads interleave more).
+every solve: with one thread the one the table's stored cards lead to; after a value
+searched by threads the one an order of the position alone leads to (``Engine.fixed_order``),
+the same on every run and for any number of threads.  More threads than cores are used on
+purpose (the threads interleave more).
 """
 
 from __future__ import annotations
@@ -77,9 +79,12 @@ def test_solve_threads_same_answer(game, players, seed, objective):
     engine = new_engine(16)
     one = solve(deal, objective=objective, engine=engine, threads=1)
     assert line_answer(solve(deal, objective=objective, engine=engine, threads=1)) == line_answer(one)
-    for threads in (2, 5):
+    lines = []
+    for threads in (2, 5, 2):
         many = solve(deal, objective=objective, engine=engine, threads=threads)
         assert answer(many) == answer(one) and optimal_line(many)
+        lines.append(line_answer(many))
+    assert lines[1:] == lines[:1] * 2, "the line of a threaded solve changed with the run or the threads"
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

@@ -15,6 +15,7 @@ def interrupt_handled() -> None: ...
 def simulate_interrupt() -> None: ...
 
 class Engine:
+    fixed_order: bool
     megabytes: int
     layouts_of: Hashable | None
     table_owner: Engine | None

@@ -67,6 +67,10 @@ cdef class Engine:
     cdef bint goal_ready
     cdef readonly object layouts_of     # the information set whose layouts the table serves
     cdef readonly Engine table_owner    # the engine whose exact table this one searches (share)
+    # the line and ``classes(ordered=True)`` list moves in an order of the position alone
+    # (``order_fixed``), not the table's stored card and the history: set after a search by
+    # several threads, whose table and history differ run to run, so that the line does not
+    cdef public bint fixed_order
 
     def __cinit__(self, int tt_megabytes=64, Engine share=None):
         """``share``: search that engine's exact table (``table_owner``), in another thread
@@ -557,8 +561,15 @@ cdef class Engine:
             return self._with_shows([groups[k] for k in sorted(groups)])
         for rep in groups:
             reps |= st_bit(rep)
-        n = order_moves(c, to_move(c), reps, moves, stored_move(c, self.tt, reps))
+        n = self._choice_order(to_move(c), reps, moves)
         return self._with_shows([groups[moves[i]] for i in range(n)])
+
+    cdef int _choice_order(self, int seat, uint64_t legal, int* moves) noexcept nogil:
+        """The order in which the line and ``classes(ordered=True)`` try moves."""
+        cdef Ctx* c = &self.s.c
+        if self.fixed_order:
+            return order_fixed(c, seat, legal, moves)
+        return order_moves(c, seat, legal, moves, stored_move(c, self.tt, legal))
 
     def _with_shows(self, list groups):
         """At a lead with several pairs to show: each group again with each further pair."""
@@ -586,7 +597,7 @@ cdef class Engine:
                 legal = legal_mask(c, seat)
                 if c.use_merge:
                     legal = merge_equivalent(c, legal)
-                n = order_moves(c, seat, legal, moves, stored_move(c, self.tt, legal))
+                n = self._choice_order(seat, legal, moves)
                 if c.npair and c.tlen == 0:
                     n = add_show_choices(c, seat, moves, n, -1)
                 chosen = -1

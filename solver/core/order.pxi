@@ -111,6 +111,21 @@ cdef inline void history_clear(Ctx* c) noexcept nogil:
             c.hist_key[s][x] = 63 - x
 
 
+cdef inline int order_fixed(Ctx* c, int seat, uint64_t moves, int* out) noexcept nogil:
+    """``order_moves`` as from a cleared history and with no stored card: an order that
+    depends on the position alone, not on what searches learnt before (the history is put
+    back afterwards)."""
+    cdef int kept[MAXCARDS]
+    cdef int x, n
+    for x in range(MAXCARDS):
+        kept[x] = c.hist_key[seat][x]
+        c.hist_key[seat][x] = 63 - x
+    n = order_moves(c, seat, moves, out, -1)
+    for x in range(MAXCARDS):
+        c.hist_key[seat][x] = kept[x]
+    return n
+
+
 cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                             int ttmove) noexcept nogil:
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card

@@ -84,8 +84,10 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     on the line: Mariage).
     ``threads``: the value is searched and the legal cards are scored by this many threads
     at once, each with its own engine searching the one table (``Engine(share=)``; the value
-    by ``stich.search.parallel``); the answer is the same for any number, but for which
-    optimal line is shown (node counts add up the threads' and vary from run to run).  With
+    by ``stich.search.parallel``); the answer is the same on every run, and for any number
+    of threads above one; where the value was searched by threads the line is chosen in an
+    order of the position alone (``Engine.fixed_order``), so it may be another optimal line
+    than one thread's (node counts add up the threads' and vary from run to run).  With
     ``limits`` a solve is one thread's (a budget is one engine's), and so is a position
     whose value one thread finds within ``THREADS_FROM_NODES`` nodes."""
     if objective not in OBJECTIVES:
@@ -114,6 +116,7 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
     threads score the cards."""
     base = (position.points[0], position.points[1])
     engine.new_search()
+    engine.fixed_order = False         # a borrowed engine may come from a threaded solve
     session = Session(deal, position, engine, keep_tt)
     engine.reset_nodes()
     session.limit(limits)
@@ -227,7 +230,17 @@ class _Work:
         root = self.session
         while len(self.helpers) < count:
             self.helpers.append(Session(root.deal, root.root, Engine(share=root.engine)))
+        self._fix_order()
         return self.helpers[:count]
+
+    def _fix_order(self) -> None:
+        """After a value searched by several threads the table and the history differ from
+        run to run: the line (and a total read off a line, with extras) is then chosen in
+        an order of the position alone (``Engine.fixed_order``), the same on every run and
+        for any number of threads."""
+        fixed = self.value_search is not None
+        for session in [self.session, *self.helpers]:
+            session.engine.fixed_order = fixed
 
     def _value_in_threads(self, progress) -> int:
         """The value by ``threads`` threads (``threaded_value``: one thread alone for the
@@ -236,6 +249,7 @@ class _Work:
         helpers = self._helper_sessions(self.threads)
         try:
             value, self.value_search = threaded_value(session, helpers, THREADS_FROM_NODES, progress)
+            self._fix_order()
             return value
         except SearchLimit as stop:
             reason = "interrupt" if isinstance(stop, SearchInterrupted) else "nodes"
