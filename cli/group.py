@@ -121,13 +121,25 @@ class LazyGroup(StichGroup):
 
     ``lazy`` maps each command name to (module, first paragraph of its help): the module (in
     this package) defines ``NAME_command``; the paragraph is what the group's own help lists
-    (a test checks it is the command's).  Loaded commands are kept apart from ``commands``,
-    so that tools that read ``commands`` (mkdocs-click) ask ``get_command`` for every one."""
+    (a test checks it is the command's).  Reading ``commands`` (what tools and tests that
+    walk every command read) imports them all."""
 
     def __init__(self, *args: Any, lazy: dict[str, tuple[str, str]], **kwargs: Any):
-        super().__init__(*args, **kwargs)
         self.lazy = lazy
         self.loaded: dict[str, click.Command] = {}
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        """Every command, each imported now."""
+        ctx = click.Context(self)
+        return {name: command for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None}
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        """click's ``Group`` sets this (empty) when made; a command added goes with the rest."""
+        self.loaded.update(value)
 
     def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
         """The command named on the command line is imported first, under the start-up's
@@ -142,12 +154,16 @@ class LazyGroup(StichGroup):
                 interrupt.restore(previous)
         return super().main(args, *rest, **kwargs)
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """A command given as it is (not from the table): listed with its own help."""
+        self.loaded[name or cmd.name or ""] = cmd
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(self.lazy)
+        return sorted(set(self.lazy) | set(self.loaded))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.lazy:
-            return None
+            return self.loaded.get(name)
         if name not in self.loaded:
             try:
                 module = importlib.import_module(f".{self.lazy[name][0]}", __package__)
@@ -161,6 +177,7 @@ class LazyGroup(StichGroup):
         """The list of commands, from the stored paragraphs (no command is imported)."""
         listed = {name: click.Command(name, help=paragraph)
                   for name, (_, paragraph) in self.lazy.items()}
+        listed.update((name, cmd) for name, cmd in self.loaded.items() if name not in self.lazy)
         width = formatter.width - 6 - max(len(name) for name in listed)
         rows = [(name, listed[name].get_short_help_str(width)) for name in sorted(listed)]
         with formatter.section("Commands"):

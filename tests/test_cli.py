@@ -511,3 +511,20 @@ def test_the_help_lists_each_command_as_the_command_itself_says(width):
         listed = click.Command(name, help=paragraph).get_short_help_str(width)
         assert listed == command.get_short_help_str(width), name
     assert main.list_commands(ctx) == sorted(COMMANDS)
+
+
+def test_a_command_added_to_the_group_is_listed_and_run():
+    """Commands given as they are (not from the table) are listed with their own help and run,
+    and reading ``commands`` gives every command (tools that walk them read it)."""
+    import click
+    from click.testing import CliRunner
+
+    from stich.cli.group import LazyGroup
+
+    group = LazyGroup("g", lazy={"solve": ("solve", "Solve the position in FILE exactly.")})
+    group.add_command(click.Command("hello", help="Say hello.", callback=lambda: click.echo("hi")))
+    assert set(group.commands) == {"solve", "hello"}
+    assert group.commands["solve"].name == "solve"
+    out = CliRunner().invoke(group, ["--help"]).output
+    assert "hello  Say hello." in out and "solve  Solve the position" in out
+    assert CliRunner().invoke(group, ["hello"]).output == "hi\n"
