@@ -23,13 +23,13 @@ from stich.deals.deal import Deal, DealError, loads
 from stich.model.cards import SUITS
 from stich.model.outcome import Outcome
 from stich.model.rules import RuleSet
-from stich.search.result import known
+from stich.search.result import ExactFigures
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine, solve
 from stich.search.threads import share_out
 
 
 @dataclass(frozen=True)
-class Cell:
+class Cell(ExactFigures):
     trump: int
     leader: int
     totals: tuple[int, int] | None       # None only in a partial cell (see ``bounds``)
@@ -38,14 +38,6 @@ class Cell:
     exact: bool = True                   # False: a limit was hit in this cell
     bounds: tuple[tuple[int, int], tuple[int, int]] | None = None   # each side's (low, high)
     levels: tuple[tuple[str, int | None], ...] = ()   # outcome levels still possible
-
-    @property
-    def exact_totals(self) -> tuple[int, int]:
-        return known(self.totals, "cell's totals")
-
-    @property
-    def exact_outcome(self) -> Outcome:
-        return known(self.outcome, "cell's outcome")
 
 
 @dataclass(frozen=True)

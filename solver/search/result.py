@@ -9,7 +9,7 @@ from stich.deals.deal import Deal
 from stich.model.cards import Card
 from stich.model.outcome import Outcome
 
-__all__ = ["MoveValue", "PartialAnswer", "Result", "known"]
+__all__ = ["ExactFigures", "MoveValue", "PartialAnswer", "Result", "known"]
 
 
 T = TypeVar("T")
@@ -24,6 +24,24 @@ def known(value: T | None, what: str) -> T:
     if value is None:
         raise PartialAnswer(f"the {what} are not known: the answer is partial")
     return value
+
+
+class ExactFigures:
+    """The exact totals and outcome of an answer that leaves them None only when partial
+    (a solve's ``Result``, a table's cell)."""
+
+    totals: tuple[int, int] | None
+    outcome: Outcome | None
+
+    @property
+    def exact_totals(self) -> tuple[int, int]:
+        """``totals`` of an exact answer (``PartialAnswer`` for a partial one)."""
+        return known(self.totals, "totals")
+
+    @property
+    def exact_outcome(self) -> Outcome:
+        """``outcome`` of an exact answer (``PartialAnswer`` for a partial one)."""
+        return known(self.outcome, "outcome")
 
 
 @dataclass(frozen=True)
@@ -49,7 +67,7 @@ class MoveValue:
 
 
 @dataclass(frozen=True)
-class Result:
+class Result(ExactFigures):
     """The double-dummy result of a position."""
 
     deal: Deal
@@ -86,16 +104,6 @@ class Result:
         return self.to_move
 
     @property
-    def exact_totals(self) -> tuple[int, int]:
-        """``totals`` of an exact answer (``PartialAnswer`` for a partial one)."""
-        return known(self.totals, "totals")
-
-    @property
     def exact_line_totals(self) -> tuple[int, int]:
         """``line_totals`` of an exact answer (``PartialAnswer`` for a partial one)."""
         return known(self.line_totals, "line's totals")
-
-    @property
-    def exact_outcome(self) -> Outcome:
-        """``outcome`` of an exact answer (``PartialAnswer`` for a partial one)."""
-        return known(self.outcome, "outcome")
