@@ -94,10 +94,11 @@ def test_a_worker_that_dies_is_replaced_and_the_rest_kept(tmp_path):
     calls = [(key, (str(tmp_path), key)) for key in range(6)]
     answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
     assert answers == {key: key * 10 for key in range(6)}
-    calls = [(key, (str(tmp_path), key, 3)) for key in range(6)]
-    answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
-    assert isinstance(answers.pop(3), WorkerDied)
-    assert answers == {key: key * 10 for key in range(6) if key != 3}
+    for always in (3, 0):      # a call that kills every worker it runs on, in the middle and first
+        calls = [(key, (str(tmp_path), key, always)) for key in range(6)]
+        answers = dict(run_everywhere(dies_once, calls, jobs=2, dask_address=None, tt_megabytes=1))
+        assert isinstance(answers.pop(always), WorkerDied)
+        assert answers == {key: key * 10 for key in range(6) if key != always}
 
 
 def test_tactic_output_paths_are_checked_before_the_study(tmp_path):
@@ -217,3 +218,60 @@ def test_ctrl_c_in_the_player_s_view_of_a_replay_prints_the_replay(monkeypatch):
     assert result.exit_code == 130, result.output
     assert "trick" in result.stdout and len(result.stdout.splitlines()) > 5
     assert result.stderr.count("\n") == 1 and "replay above is complete" in result.stderr
+
+
+def sleepy(seconds: float) -> float:
+    import time
+    time.sleep(seconds)
+    return seconds
+
+
+def test_a_pool_stopped_early_leaves_no_thread_to_race_the_exit():
+    """Stopping a pool at once (Ctrl-C, or a caller that stops reading) waits for the pool's own
+    thread: Python 3.11's exit would otherwise write to a pipe that thread is closing, and print
+    "Exception ignored" after the one line of a Ctrl-C."""
+    from stich.run import pool
+    with pool.kept_pool():
+        assert dict(pool.run_everywhere(sleepy, [(0, (0.0,)), (1, (0.0,))], jobs=2, dask_address=None,
+                                        tt_megabytes=1)) == {0: 0.0, 1: 0.0}
+        (executor,) = pool._kept.pools.values()         # kept for the next round
+        manager = executor._executor_manager_thread
+        second = pool.run_everywhere(sleepy, [(k, (0.0 if k == 0 else 60.0,)) for k in range(3)],
+                                     jobs=2, dask_address=None, tt_megabytes=1)
+        assert next(second) == (0, 0.0)
+        second.close()                                  # stopped in the middle of the second round
+    assert not pool._running
+    assert manager is not None and not manager.is_alive()
+
+
+def test_pools_stopped_from_another_thread_start_no_new_workers(monkeypatch):
+    """The explorer's Ctrl-C stops every pool from the main thread while a job runs on one in a
+    thread: the job must not take its stopped pool for dead workers and start new ones (a worker
+    spawned as the process exits finds its parent gone and prints an error)."""
+    import multiprocessing
+    import threading
+    import time
+
+    from stich.run import pool
+    monkeypatch.setattr(pool, "_stopping", threading.Event())
+    outcome: list[object] = []
+
+    def job() -> None:
+        try:
+            outcome.extend(pool.run_everywhere(time.sleep, [(k, (60,)) for k in range(4)], jobs=2,
+                                               dask_address=None, tt_megabytes=1))
+        except pool.PoolsStopped as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=job, daemon=True)
+    thread.start()
+    for _ in range(300):
+        if pool._running and len(multiprocessing.active_children()) == 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)                                     # the workers are sleeping
+    pool.stop_every_pool()
+    thread.join(timeout=20)
+    assert not thread.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], pool.PoolsStopped), outcome
+    assert multiprocessing.active_children() == []

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -30,6 +30,7 @@ _local = threading.local()
 WORKER_RESTARTS = 2         # new pools in a row that answer nothing, after a worker died
 WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
 _running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
+_stopping = threading.Event()     # set by stop_every_pool: no new local pool from then on
 _kept = threading.local()   # per thread, inside kept_pool(): (jobs, table size) -> its live pool
 
 
@@ -71,9 +72,16 @@ def spawning() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+class PoolsStopped(RunError):
+    """Work asked of a local pool after ``stop_every_pool``: the process is stopping."""
+
+
 def stop_every_pool() -> None:
-    """Stop the workers of every local pool at once (the explorer's Ctrl-C: a player's-view job
-    in a thread must not keep the process waiting for its deals)."""
+    """Stop the workers of every local pool at once, and start no new one in this process (the
+    explorer's Ctrl-C: a player's-view job in a thread must not keep the process waiting for its
+    deals, nor take its stopped pool for dead workers and start another as the process exits:
+    a worker spawned then finds its parent gone and prints an error)."""
+    _stopping.set()
     for executor in list(_running):
         stop_at_once(executor)
 
@@ -135,14 +143,7 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int 
     if dask_address is not None:
         yield from _on_dask(work, calls, dask_address)
         return
-    left = dict(enumerate(calls))
-    fruitless = 0                           # pools in a row that answered nothing
-    while left and fruitless <= WORKER_RESTARTS:
-        before = len(left)
-        yield from _on_local_pool(work, left, jobs, tt_megabytes)
-        fruitless = 0 if len(left) < before else fruitless + 1
-    for key, _ in left.values():            # their workers died every time: lost, the rest kept
-        yield key, WorkerDied(f"its worker process died {fruitless} times in a row (out of memory?)")
+    yield from _on_local_pools(work, dict(enumerate(calls)), jobs, tt_megabytes)
 
 
 class WorkerDied(RunError):
@@ -179,36 +180,87 @@ def _pool_for(jobs: int, left: int, tt_megabytes: int) -> tuple[ProcessPoolExecu
     return pools[(jobs, tt_megabytes)], True
 
 
-def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int):
-    """The calls of ``left`` on a local pool (new, or the one ``kept_pool`` keeps), each removed
-    from it once answered.  If a worker dies, the pool breaks: the calls not answered stay in
-    ``left`` for a new pool."""
+def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int):
+    """The calls of ``left`` on local pools, a new pool each time a worker dies.
+
+    When a worker dies (the OOM killer, a crash in C), its pool breaks and every call in flight
+    on it fails; only one of them killed it.  So a call is blamed only for deaths while it was in
+    flight, and once blamed it runs alone, with nothing beside it: a call that did not kill the
+    worker then answers, and one that did is blamed for certain.  A call is given up
+    (``WorkerDied``) after ``WORKER_RESTARTS + 1`` deaths; the rest are kept.  Pools that break
+    with nothing in flight (a worker dying as it starts) are given up after as many tries."""
+    deaths: dict[int, int] = {}
+    empty_breaks = 0
+    while left and empty_breaks <= WORKER_RESTARTS:
+        if _stopping.is_set():
+            raise PoolsStopped("the worker pools were stopped: this process is stopping")
+        in_flight: set[int] = set()
+        yield from _on_local_pool(work, left, jobs, tt_megabytes, deaths, in_flight)
+        if not in_flight:
+            empty_breaks += 1
+            continue
+        empty_breaks = 0
+        for n in in_flight:                 # the pool broke with these running
+            deaths[n] = deaths.get(n, 0) + 1
+            if deaths[n] > WORKER_RESTARTS:
+                key, _ = left.pop(n)
+                yield key, WorkerDied(f"its worker process died {deaths[n]} times (out of memory?)")
+    for key, _ in left.values():            # every pool broke as it started: lost, the rest kept
+        yield key, WorkerDied(f"worker processes died {empty_breaks} times in a row as they started")
+
+
+def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int,
+                   deaths: dict[int, int], in_flight: set[int]):
+    """The calls of ``left`` on one local pool (new, or the one ``kept_pool`` keeps), each removed
+    from ``left`` once answered.  At most ``jobs`` calls are in flight (so each has a worker, and
+    a death is blamed on few); a call in ``deaths`` runs alone.  If a worker dies the pool breaks
+    and this returns with ``in_flight`` holding the calls that were running."""
     executor, kept = _pool_for(jobs, len(left), tt_megabytes)
     _running.add(executor)
+    if _stopping.is_set():          # stop_every_pool ran between the caller's check and the add
+        _running.discard(executor)
+        stop_at_once(executor)
+        raise PoolsStopped("the worker pools were stopped: this process is stopping")
     finished = False
+    futures: dict[Future, int] = {}
     try:
-        futures = {}
-        with spawning():
-            for n, (_, args) in left.items():
+        waiting = sorted(left, key=lambda n: n in deaths)       # the blamed last, stable order
+        broken = False
+        while (waiting or futures) and not broken:
+            alone = any(futures[f] in deaths for f in futures)
+            with spawning():
+                while waiting and not alone and len(futures) < jobs:
+                    n = waiting[0]
+                    if n in deaths and futures:
+                        break                   # it waits until nothing else is in flight
+                    try:
+                        futures[executor.submit(work, *left[n][1])] = n
+                    except BrokenProcessPool:   # a worker died already
+                        broken = True
+                        break
+                    waiting.pop(0)
+                    in_flight.add(n)
+                    alone = n in deaths
+            if broken or not futures:
+                break
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                n = futures.pop(future)
                 try:
-                    futures[executor.submit(work, *args)] = n
-                except BrokenProcessPool:       # a worker died already: the rest wait for the next pool
-                    break
-        for future in as_completed(futures):
-            n = futures[future]
-            try:
-                result = future.result()
-            except BrokenProcessPool:
-                continue                        # tried again on the next pool
-            except Exception as exc:  # noqa: BLE001
-                result = exc
-            key, _ = left.pop(n)
-            yield key, result
-        finished = True
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    continue
+                except Exception as exc:  # noqa: BLE001
+                    result = exc
+                in_flight.discard(n)
+                key, _ = left.pop(n)
+                yield key, result
+        finished = not broken
     finally:
-        if finished and not left and kept:
+        if finished and kept:
             pass                                # kept running for the block's next round
-        elif finished and not left:
+        elif finished:
             _running.discard(executor)
             executor.shutdown(wait=True, cancel_futures=True)
         else:
@@ -252,8 +304,14 @@ def stop_at_once(executor: ProcessPoolExecutor) -> None:
     What finished was already yielded and kept; a player's-view deal of Elfern can run for
     minutes, and Ctrl-C must not wait for it."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)      # shutdown forgets it
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # Python 3.11's exit wakes each pool's manager thread through a pipe that thread closes as it
+    # ends, unlocked (CPython gh-125451, fixed in 3.12): joined here, it has closed the pipe
+    # first, and the exit after a Ctrl-C prints no "Exception ignored in: <module 'threading'>"
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5)
