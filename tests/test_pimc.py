@@ -16,7 +16,7 @@ from stich.cli.main import main
 from stich.deals.deal import loads
 from stich.model.cards import parse_card
 from stich.run.results import BatchItem
-from stich.study.judge import decision_seed
+from stich.study.decisions import decision_seed
 from stich.study.pimc import game_costs
 from stich.study.study import StudySettings, records_of, run_study, study_items_of
 from stich.view import count_layouts, information

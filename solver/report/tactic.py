@@ -282,13 +282,13 @@ def player_tables(summary: StudySummary, prefix: str | None) -> str | None:
     for t in summary.tactics:
         p = t.policy.player
         if p:
-            rows.append([_short(t.tactic, prefix), "whole deal", _ci(p.uniform, d), _ci(p.random, d),
+            rows.append([_short(t.tactic, prefix), "whole deal", _ci(p.advice, d), _ci(p.random, d),
                          _ci(p.vs_random, d), _p(p.vs_random)])
         for row in t.oneoff:
             if row.player:
                 pv = row.player
                 est = "first" if row.estimand is Estimand.FIRST else "every"
-                rows.append([_short(t.tactic, prefix), est, _ci(pv.advised, d), _ci(pv.random, d),
+                rows.append([_short(t.tactic, prefix), est, _ci(pv.advice, d), _ci(pv.random, d),
                              _ci(pv.vs_random, d), _p(pv.vs_random)])
     if not rows:
         return None
@@ -447,7 +447,7 @@ def plot_marks(player: bool) -> list[tuple]:
               lambda t: t.oneoff[0].regret["hindsight"], "^", "tab:orange")]
     if player:
         marks += [("advice, player's view (expected loss, whole deal)",
-                   lambda t: t.policy.player and t.policy.player.uniform, "D", "tab:green"),
+                   lambda t: t.policy.player and t.policy.player.advice, "D", "tab:green"),
                   ("random card, player's view", lambda t: t.policy.player and t.policy.player.random,
                    "v", "tab:olive")]
     step = 0.6 / max(1, len(marks) - 1)

@@ -13,42 +13,25 @@ same perfect ones in both frames).  Where the mover sees every card, both frames
 
 from __future__ import annotations
 
-import hashlib
-
-from stich.deals.deal import Deal
 from stich.model.cards import parse_card
-from stich.view import count_layouts, every_layout, information, sample_layouts
-from stich.view.suggest import aggregate, layout_set, score_layout
+from stich.view.suggest import aggregate, score_layout
 
+from .decisions import DecisionLayouts, PerPosition
 from .records import DealRecord, Judgement
 
 
-def decision_seed(seed: int, deal_text: str, line: tuple[str, ...]) -> int:
-    """The sampling seed of one decision: fixed by the study's seed, the deal and the cards
-    played before it (so a record never depends on which worker studied it, or when)."""
-    key = f"{seed}\0{' '.join(line)}\0{deal_text}"
-    return int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:16], 16)
-
-
-def judge(deal_here: Deal, cards: list[str], objective: str, samples: int, seed: int,
-          tt_megabytes: int) -> Judgement:
-    """The mover's view of one decision: per card (in the order of ``cards``) the expected
-    total and rung over the layouts he cannot tell apart, and the card that view recommends."""
-    position = deal_here.position()
-    seat = position.to_move + 1
-    info = information(deal_here, seat)
-    count = count_layouts(info)
-    exact = count <= samples
-    layouts = list(every_layout(info)) if exact else sample_layouts(info, samples, seed)
-    share = layout_set(info, objective)
-    rows = [score_layout(info.fill(layout).dump(), seat, objective, tt_megabytes, share=share)
-            for layout in layouts]
-    advice = aggregate(rows, exact, objective)
+def judge(drawn: DecisionLayouts, cards: list[str], objective: str, tt_megabytes: int) -> Judgement:
+    """The mover's view of one decision (its ``drawn`` layouts): per card (in the order of
+    ``cards``) the expected total and rung over the layouts he cannot tell apart, and the card
+    that view recommends."""
+    rows = [score_layout(text, drawn.seat, objective, tt_megabytes, share=drawn.share)
+            for text in drawn.texts]
+    advice = aggregate(rows, drawn.exact, objective)
     by_card = {v.card: v for v in advice.cards}
     if set(by_card) != set(cards):
         raise ValueError("the player's view and the double-dummy study disagree on the legal cards")
     ranked = advice.measure == "rung"
-    return Judgement(advice.layouts, count, exact, [by_card[c].mean for c in cards],
+    return Judgement(advice.layouts, drawn.count, drawn.exact, [by_card[c].mean for c in cards],
                      [by_card[c].mean_rank for c in cards] if ranked else None, cards.index(advice.best))
 
 
@@ -57,25 +40,15 @@ def expected_loss(judgement: Judgement, card: int) -> float:
     return max(judgement.totals) - judgement.totals[card]
 
 
-class Judge:
+class Judge(PerPosition[tuple[list[str], Judgement]]):
     """Judges the decisions and runs of one deal record, each position once."""
-
-    def __init__(self, deal: Deal, objective: str, samples: int, seed: int, tt_megabytes: int):
-        self.deal = deal
-        self.objective = objective
-        self.samples = samples
-        self.seed = seed
-        self.tt = tt_megabytes
-        self.text = deal.dump()
-        self.made: dict[tuple[str, ...], tuple[list[str], Judgement]] = {}
 
     def at(self, line: tuple[str, ...], cards: list[str]) -> Judgement:
         """The judgement after ``line`` (cards from the deal's start), its cards in the order
         of ``cards``; each position is solved once."""
         if line not in self.made:
             here = self.deal.after([parse_card(c, self.deal.notation) for c in line])
-            self.made[line] = (list(cards), judge(here, cards, self.objective, self.samples,
-                                                  decision_seed(self.seed, self.text, line), self.tt))
+            self.made[line] = (list(cards), judge(self.layouts(here, line), cards, self.objective, self.tt))
         order, made = self.made[line]
         at = [order.index(c) for c in cards]
         return Judgement(made.layouts, made.consistent, made.exact, [made.totals[i] for i in at],

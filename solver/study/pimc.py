@@ -13,7 +13,7 @@ it still plays well in trick-taking games.
 
 Here a decision's layouts are those of the mover's information set (``stich.view``): every
 one when there are at most K, else K uniform draws seeded by the study's seed, the deal and
-the cards played before (``judge.decision_seed``), so a card never depends on the worker or
+the cards played before (``decisions.decision_seed``), so a card never depends on the worker or
 the order.  Each layout is scored by ``stich suggest``'s own evaluation (``score_layouts_here``,
 ``aggregate``): the card is the one ``stich suggest`` would name on the same layouts.
 
@@ -33,10 +33,9 @@ import threading
 
 from stich.deals.deal import Deal
 from stich.model.cards import Card
-from stich.view import count_layouts, every_layout, information, sample_layouts
-from stich.view.suggest import aggregate, layout_set, score_layouts_here
+from stich.view.suggest import aggregate, score_layouts_here
 
-from .judge import decision_seed
+from .decisions import DecisionLayouts, PerPosition
 from .records import DealRecord, Run
 from .stats import mean_over_deals
 
@@ -58,18 +57,9 @@ def layout_engine(tt_megabytes: int):
     return mine
 
 
-class Pimc:
+class Pimc(PerPosition[Card]):
     """The PIMC player of one deal: ``card(moves)`` for the seat to move after ``moves``
     (cards or (card, pair) moves from the deal's ``play``); each position is decided once."""
-
-    def __init__(self, deal: Deal, objective: str, samples: int, seed: int, tt_megabytes: int):
-        self.deal = deal
-        self.objective = objective
-        self.samples = samples
-        self.seed = seed
-        self.tt = tt_megabytes
-        self.text = deal.dump()
-        self.made: dict[tuple[str, ...], Card] = {}
 
     def card(self, moves: tuple, key: tuple[str, ...]) -> Card | None:
         """The card PIMC plays after ``moves`` (``key``: their texts); None when only one
@@ -79,24 +69,17 @@ class Pimc:
             legal = here.position().legal_moves()
             if len(legal) < 2:
                 return None
-            self.made[key] = _best(here, self.objective, self.samples,
-                                   decision_seed(self.seed, self.text, key), self.tt)
+            self.made[key] = _best(here, self.layouts(here, key), self.objective, self.tt)
         return self.made[key]
 
 
-def _best(here: Deal, objective: str, samples: int, seed: int, tt_megabytes: int) -> Card:
-    """The card with the best expected value over the mover's layouts (``stich suggest``'s
-    choice on them)."""
-    position = here.position()
-    seat = position.to_move + 1
-    info = information(here, seat)
-    exact = count_layouts(info) <= samples
-    layouts = list(every_layout(info)) if exact else sample_layouts(info, samples, seed)
-    share = layout_set(info, objective)
-    rows = score_layouts_here([info.fill(layout).dump() for layout in layouts], seat, objective,
-                              tt_megabytes, share, layout_engine(tt_megabytes))
-    best = aggregate([r for r in rows if r is not None], exact, objective).best
-    return next(c for c in position.legal_moves() if c.text(here.notation) == best)
+def _best(here: Deal, drawn: DecisionLayouts, objective: str, tt_megabytes: int) -> Card:
+    """The card with the best expected value over the mover's ``drawn`` layouts (``stich
+    suggest``'s choice on them)."""
+    rows = score_layouts_here(drawn.texts, drawn.seat, objective, tt_megabytes, drawn.share,
+                              layout_engine(tt_megabytes))
+    best = aggregate([r for r in rows if r is not None], drawn.exact, objective).best
+    return next(c for c in here.position().legal_moves() if c.text(here.notation) == best)
 
 
 # --- the advice's cost in the player's game --------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from .stats import Comparison, Estimate
 
@@ -67,16 +67,29 @@ class Test:
 
 
 @dataclass
-class PlayerPolicy:
-    """The whole deal from the mover's chair: expected loss of the advice and of a random card."""
+class PlayerCost:
+    """From the mover's chair: the expected loss of following the advice and of a random card
+    at the same moments, and the test between them (paired by deal).  ``ADVICE``: the name the
+    study's JSON gives the advice's figure."""
 
-    uniform: Estimate
+    advice: Estimate
     random: Estimate
     vs_random: Test
+    ADVICE: ClassVar[str] = "advised"
 
     def as_json(self) -> dict:
-        return {"uniform": self.uniform.as_json(), "random": self.random.as_json(),
+        return {self.ADVICE: self.advice.as_json(), "random": self.random.as_json(),
                 "vs_random": self.vs_random.as_json()}
+
+
+class PlayerPolicy(PlayerCost):
+    """The whole deal, the advice followed wherever it applies (the "uniform" policy)."""
+
+    ADVICE = "uniform"
+
+
+class PlayerOneOff(PlayerCost):
+    """One decision, the advised card played and every other card perfect."""
 
 
 @dataclass
@@ -102,17 +115,6 @@ class PolicyTable:
         if self.player is not None:
             out["player"] = self.player.as_json()
         return out
-
-
-@dataclass
-class PlayerOneOff:
-    advised: Estimate
-    random: Estimate
-    vs_random: Test
-
-    def as_json(self) -> dict:
-        return {"advised": self.advised.as_json(), "random": self.random.as_json(),
-                "vs_random": self.vs_random.as_json()}
 
 
 @dataclass
