@@ -1,11 +1,15 @@
 """Instructions per node under callgrind: the measure that does not move with the load.
 
     python benchmarks/instructions.py [REPO]          # REPO: a checkout, default this one
+    python benchmarks/instructions.py [REPO] --by-function
 
 counts, under ``valgrind --tool=callgrind``, the instructions executed inside
 ``Engine.value`` for the point games' deals of ``stich bench --quick`` (Schafkopf2 both trump
 modes and Elfern: 9 whole-deal values), and prints them with the nodes and the instructions
-per node.  Valgrind 3.19 does not decode AVX-512, so build REPO's core for it first:
+per node.  ``--by-function`` also says where they go: the compiler inlines the whole search
+into one C function, so callgrind's own per-function table names only that; instead each line
+of the generated C is charged to the core's function (``core/*.pxi``) whose source line Cython
+marked above it (a build with ``-g`` is needed for the lines).  Valgrind 3.19 does not decode AVX-512, so build REPO's core for it first:
 
     CFLAGS="-g -mno-avx512f" python setup.py build_ext --inplace --force
 
@@ -20,6 +24,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 SETS = ("schafkopf2-schellen", "schafkopf2-card17", "elfern")
 
@@ -48,19 +53,91 @@ def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         child(sys.argv[2])
         return
-    repo = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(__file__)))
+    args = [a for a in sys.argv[1:] if a != "--by-function"]
+    by_function = len(args) < len(sys.argv) - 1
+    repo = os.path.abspath(args[0] if args else os.path.dirname(os.path.dirname(__file__)))
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
                               "--collect-atstart=no", "--toggle-collect=*_pw_*Engine_*value",
                               sys.executable, os.path.abspath(__file__), "--child", repo],
                              capture_output=True, text=True)
-    nodes = re.search(r"nodes (\d+)", out.stdout)
-    collected = re.search(r"Collected : (\d+)", out.stderr)
-    if not (nodes and collected):
-        sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
-    n, i = int(nodes.group(1)), int(collected.group(1))
-    module = re.search(r"module (.*)", out.stdout)
-    print(f"{repo} ({module.group(1) if module else '?'}): {i / 1e9:.3f} G instructions, {n:,} nodes, {i / n:.0f} instructions per node")
+        nodes = re.search(r"nodes (\d+)", out.stdout)
+        collected = re.search(r"Collected : (\d+)", out.stderr)
+        if not (nodes and collected):
+            sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
+        n, i = int(nodes.group(1)), int(collected.group(1))
+        module = re.search(r"module (.*)", out.stdout)
+        print(f"{repo} ({module.group(1) if module else '?'}): {i / 1e9:.3f} G instructions, {n:,} nodes, "
+              f"{i / n:.0f} instructions per node")
+        if by_function:
+            print_by_function(f"{tmp}/cg.out", repo, n, i)
+
+
+C_SOURCE = "solver/core/_search.c"
+
+
+def print_by_function(profile: str, repo: str, nodes: int, collected: int, top: int = 30) -> None:
+    """Instructions per node charged to each function of the core's source (``core/*.pxi``)."""
+    annotated = subprocess.run(["callgrind_annotate", "--auto=no", "--context=0", "--show-percs=no",
+                                "--threshold=100", profile, os.path.join(repo, C_SOURCE)],
+                               capture_output=True, text=True, cwd=repo).stdout
+    per_line = line_counts(annotated, collected)
+    c_lines = Path(repo, C_SOURCE).read_text(encoding="utf-8").splitlines()
+    owner = source_owners(c_lines, os.path.join(repo, "solver", "core"))
+    charged: dict[str, int] = {}
+    for line, count in per_line.items():
+        name = owner[line - 1] if 0 < line <= len(owner) else "?"
+        charged[name] = charged.get(name, 0) + count
+    total = sum(charged.values())
+    print(f"\n{'instructions per node':>22}  share  function (core source)")
+    for name, count in sorted(charged.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"{count / nodes:22.1f}  {100 * count / total:4.1f}%  {name}")
+    print(f"{total / nodes:22.1f}  100%   (every line of {C_SOURCE})")
+
+
+def line_counts(annotated: str, collected: int) -> dict[int, int]:
+    """Instructions per line of the annotated C file (``callgrind_annotate --context=0``: each
+    line counted comes between two ``-- line N --`` marks).  A call's line, which callgrind
+    charges with the whole call (the Python entry into the search), is left out."""
+    counts: dict[int, int] = {}
+    text = annotated.split(f"-- User-annotated source: {C_SOURCE}", 1)[-1]
+    line = None
+    for row in text.splitlines():
+        mark = re.match(r"-- line (\d+) -+", row)
+        if mark:
+            line = int(mark.group(1)) if line is None else None
+            continue
+        number = re.match(r"\s*([\d,]+)\s", row)
+        if line is not None and number:
+            counts[line] = counts.get(line, 0) + int(number.group(1).replace(",", ""))
+            line += 1
+    return {k: v for k, v in counts.items() if v < collected / 2}
+
+
+def source_owners(c_lines: list[str], core: str) -> list[str]:
+    """For each line of the generated C, the core function it was made from: Cython marks each
+    statement's code with its source line (``/* "solver/core/search.pxi":123``); the verbatim C
+    helpers before the first mark are named by their own definition (``st_popcount``)."""
+    functions: dict[tuple[str, int], str] = {}
+    for name in os.listdir(core):
+        if name.endswith((".pxi", ".pyx")):
+            current = "?"
+            lines = Path(core, name).read_text(encoding="utf-8").splitlines()
+            for number, text in enumerate(lines, 1):
+                found = re.match(r"\s*(?:cdef|cpdef|def)\s+(?:inline\s+)?[\w*\s\[\]]*?\b(\w+)\s*\(", text)
+                if found:
+                    current = found.group(1)
+                functions[(name, number)] = f"{current} ({name})"
+    owners, current = [], "?"
+    for text in c_lines:
+        mark = re.match(r'\s*/\* "solver/core/([\w.]+)":(\d+)', text)
+        helper = re.search(r"static inline [\w ]+?\b(st_\w+)\(", text)
+        if mark:
+            current = functions.get((mark.group(1), int(mark.group(2))), "?")
+        elif helper and current.startswith(("?", "st_")):
+            current = f"{helper.group(1)} (C helper)"
+        owners.append(current)
+    return owners
 
 
 if __name__ == "__main__":
