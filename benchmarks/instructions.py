@@ -79,7 +79,7 @@ C_SOURCE = "solver/core/_search.c"
 def print_by_function(profile: str, repo: str, nodes: int, collected: int, top: int = 30) -> None:
     """Instructions per node charged to each function of the core's source (``core/*.pxi``)."""
     annotated = subprocess.run(["callgrind_annotate", "--auto=no", "--context=0", "--show-percs=no",
-                                "--threshold=100", profile, os.path.join(repo, C_SOURCE)],
+                                "--threshold=100", profile, C_SOURCE],
                                capture_output=True, text=True, cwd=repo).stdout
     per_line = line_counts(annotated, collected)
     c_lines = Path(repo, C_SOURCE).read_text(encoding="utf-8").splitlines()
@@ -89,6 +89,9 @@ def print_by_function(profile: str, repo: str, nodes: int, collected: int, top: 
         name = owner[line - 1] if 0 < line <= len(owner) else "?"
         charged[name] = charged.get(name, 0) + count
     total = sum(charged.values())
+    if not total:
+        print(f"no line of {C_SOURCE} was counted: build the core with CFLAGS=\"-g -mno-avx512f\"")
+        return
     print(f"\n{'instructions per node':>22}  share  function (core source)")
     for name, count in sorted(charged.items(), key=lambda kv: -kv[1])[:top]:
         print(f"{count / nodes:22.1f}  {100 * count / total:4.1f}%  {name}")
