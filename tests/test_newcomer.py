@@ -244,7 +244,7 @@ def test_a_pool_stopped_early_leaves_no_thread_to_race_the_exit():
     assert manager is not None and not manager.is_alive()
 
 
-def test_pools_stopped_from_another_thread_start_no_new_workers(monkeypatch):
+def test_pools_stopped_from_another_thread_start_no_new_workers():
     """The explorer's Ctrl-C stops every pool from the main thread while a job runs on one in a
     thread: the job must not take its stopped pool for dead workers and start new ones (a worker
     spawned as the process exits finds its parent gone and prints an error)."""
@@ -253,7 +253,6 @@ def test_pools_stopped_from_another_thread_start_no_new_workers(monkeypatch):
     import time
 
     from stich.run import pool
-    monkeypatch.setattr(pool, "_stopping", threading.Event())
     outcome: list[object] = []
 
     def job() -> None:
@@ -275,3 +274,6 @@ def test_pools_stopped_from_another_thread_start_no_new_workers(monkeypatch):
     assert not thread.is_alive()
     assert len(outcome) == 1 and isinstance(outcome[0], pool.PoolsStopped), outcome
     assert multiprocessing.active_children() == []
+    # work begun after the stop runs as usual (the explorer's next session, another command)
+    assert dict(pool.run_everywhere(sleepy, [(0, (0.0,)), (1, (0.0,))], jobs=2, dask_address=None,
+                                    tt_megabytes=1)) == {0: 0.0, 1: 0.0}

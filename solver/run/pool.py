@@ -30,7 +30,7 @@ _local = threading.local()
 WORKER_RESTARTS = 2         # new pools in a row that answer nothing, after a worker died
 WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
 _running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
-_stopping = threading.Event()     # set by stop_every_pool: no new local pool from then on
+_stops = 0                  # how many times stop_every_pool ran: work begun before may start no pool
 _kept = threading.local()   # per thread, inside kept_pool(): (jobs, table size) -> its live pool
 
 
@@ -77,11 +77,13 @@ class PoolsStopped(RunError):
 
 
 def stop_every_pool() -> None:
-    """Stop the workers of every local pool at once, and start no new one in this process (the
-    explorer's Ctrl-C: a player's-view job in a thread must not keep the process waiting for its
-    deals, nor take its stopped pool for dead workers and start another as the process exits:
-    a worker spawned then finds its parent gone and prints an error)."""
-    _stopping.set()
+    """Stop the workers of every local pool at once; the work running on them starts no new
+    pool (the explorer's Ctrl-C: a player's-view job in a thread must not keep the process
+    waiting for its deals, nor take its stopped pool for dead workers and start another as the
+    process exits: a worker spawned then finds its parent gone and prints an error).  Work
+    begun later runs as usual."""
+    global _stops
+    _stops += 1
     for executor in list(_running):
         stop_at_once(executor)
 
@@ -135,6 +137,7 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int 
     seconds here (a small job never pays for starting them)."""
     if not calls:
         return
+    stops = _stops                          # a stop_every_pool from now on ends this work's pools
     if dask_address is None and jobs in (None, 1):
         calls = yield from _in_this_process(work, calls, WORTH_A_POOL if jobs is None else None)
         if not calls:
@@ -143,7 +146,7 @@ def run_everywhere(work: Callable, calls: list[tuple[Any, tuple]], *, jobs: int 
     if dask_address is not None:
         yield from _on_dask(work, calls, dask_address)
         return
-    yield from _on_local_pools(work, dict(enumerate(calls)), jobs, tt_megabytes)
+    yield from _on_local_pools(work, dict(enumerate(calls)), jobs, tt_megabytes, stops)
 
 
 class WorkerDied(RunError):
@@ -180,7 +183,8 @@ def _pool_for(jobs: int, left: int, tt_megabytes: int) -> tuple[ProcessPoolExecu
     return pools[(jobs, tt_megabytes)], True
 
 
-def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int):
+def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int,
+                    stops: int):
     """The calls of ``left`` on local pools, a new pool each time a worker dies.
 
     When a worker dies (the OOM killer, a crash in C), its pool breaks and every call in flight
@@ -188,14 +192,16 @@ def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: in
     flight, and once blamed it runs alone, with nothing beside it: a call that did not kill the
     worker then answers, and one that did is blamed for certain.  A call is given up
     (``WorkerDied``) after ``WORKER_RESTARTS + 1`` deaths; the rest are kept.  Pools that break
-    with nothing in flight (a worker dying as it starts) are given up after as many tries."""
+    with nothing in flight (a worker dying as it starts) are given up after as many tries.
+    ``stops``: ``stop_every_pool``'s count when the work began; once it has moved, no new pool
+    starts (``PoolsStopped``)."""
     deaths: dict[int, int] = {}
     empty_breaks = 0
     while left and empty_breaks <= WORKER_RESTARTS:
-        if _stopping.is_set():
+        if _stops != stops:
             raise PoolsStopped("the worker pools were stopped: this process is stopping")
         in_flight: set[int] = set()
-        yield from _on_local_pool(work, left, jobs, tt_megabytes, deaths, in_flight)
+        yield from _on_local_pool(work, left, jobs, tt_megabytes, deaths, in_flight, stops)
         if not in_flight:
             empty_breaks += 1
             continue
@@ -210,14 +216,14 @@ def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: in
 
 
 def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int, tt_megabytes: int,
-                   deaths: dict[int, int], in_flight: set[int]):
+                   deaths: dict[int, int], in_flight: set[int], stops: int):
     """The calls of ``left`` on one local pool (new, or the one ``kept_pool`` keeps), each removed
     from ``left`` once answered.  At most ``jobs`` calls are in flight (so each has a worker, and
     a death is blamed on few); a call in ``deaths`` runs alone.  If a worker dies the pool breaks
     and this returns with ``in_flight`` holding the calls that were running."""
     executor, kept = _pool_for(jobs, len(left), tt_megabytes)
     _running.add(executor)
-    if _stopping.is_set():          # stop_every_pool ran between the caller's check and the add
+    if _stops != stops:             # stop_every_pool ran between the caller's check and the add
         _running.discard(executor)
         stop_at_once(executor)
         raise PoolsStopped("the worker pools were stopped: this process is stopping")
