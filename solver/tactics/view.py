@@ -47,8 +47,10 @@ class Trick:
     winner: int
 
 
+@dataclass(frozen=True, eq=False)
 class _Reading:
-    """What every view offers: the rules and the public course of play."""
+    """What every view offers: the rules and the public course of play (seats 0-based).  A
+    view sets its other attributes itself (a subclass may: only these fields are frozen)."""
 
     seat: int
     rules: RuleSet
@@ -119,7 +121,7 @@ class _Reading:
 
 
 @dataclass(frozen=True)
-class Sight:
+class Sight(_Reading):
     """What the mover sees at a decision, as plain values: the information set without the
     deal it was read from.  ``seen[s]``/``playable[s]``: the cards (playable cards) of seat
     ``s`` the mover can see; ``unseen``: every card in play he cannot see; ``regions``: where
@@ -127,13 +129,6 @@ class Sight:
     slots, which name places, not cards), ``allowed``: the unseen cards each region may hold
     by what play revealed, ``classes``: regions with equal ``allowed``."""
 
-    seat: int                                   # 0-based
-    rules: RuleSet
-    legal: tuple[Card, ...]
-    trick: tuple[Card, ...]
-    leader: int
-    history: tuple[Trick, ...]
-    stock_size: int
     stock_phase: bool
     unseen: frozenset
     seen: tuple[tuple[Card, ...], ...]
@@ -143,13 +138,17 @@ class Sight:
     classes: tuple[tuple[int, ...], ...]
 
 
+def public_history(position: Position) -> tuple[Trick, ...]:
+    """The finished tricks as everybody saw them."""
+    return tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history)
+
+
 def sight(info: InfoSet, position: Position, legal: tuple[Card, ...]) -> Sight:
     """The mover's ``Sight``, read off his information set and the position; neither is kept."""
     pool = frozenset(info.pool)
     seats = range(position.seats)
     return Sight(info.seat - 1, position.rules, tuple(legal), tuple(position.trick), position.leader,
-                 tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history),
-                 len(position.stock), position.stock_phase(), pool,
+                 public_history(position), len(position.stock), position.stock_phase(), pool,
                  tuple(tuple(c for c in position.held(s) if c not in pool) for s in seats),
                  tuple(tuple(c for c in position.playable(s) if c not in pool) for s in seats),
                  info.regions, info.allowed, info.classes)
@@ -166,13 +165,8 @@ class PlayerView(_Reading):
     deal, a position or where an unseen card lies."""
 
     def __init__(self, seen: Sight):
-        self.seat = seen.seat
-        self.rules = seen.rules
-        self.legal = seen.legal
-        self.trick = seen.trick
-        self.leader = seen.leader
-        self.history = seen.history
-        self.stock_size = seen.stock_size
+        super().__init__(seen.seat, seen.rules, seen.legal, seen.trick, seen.leader, seen.history,
+                         seen.stock_size)
         self.unseen = seen.unseen
         self._sight = seen
         self._answers: dict[tuple, bool] = {}
@@ -256,15 +250,10 @@ class FullView(_Reading):
     gives any seat's cards, face-down ones included; ``deal`` and ``position`` are there."""
 
     def __init__(self, position: Position, deal: Deal, legal: tuple[Card, ...]):
+        super().__init__(position.to_move, position.rules, tuple(legal), tuple(position.trick),
+                         position.leader, public_history(position), len(position.stock))
         self.position = position
         self.deal = deal
-        self.seat = position.to_move
-        self.rules = position.rules
-        self.legal = tuple(legal)
-        self.trick = tuple(position.trick)
-        self.leader = position.leader
-        self.history = tuple(Trick(r.leader, tuple(r.cards), r.winner) for r in position.history)
-        self.stock_size = len(position.stock)
 
     def held(self, seat: int | None = None) -> list[Card]:
         return self.position.held(self.seat if seat is None else seat)
