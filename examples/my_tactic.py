@@ -9,7 +9,8 @@ TACTICS, under the names used on the command line:
 
 What the view offers (solver/tactics/view.py; seats are 0-based, seat 1 of the deal file is 0).
 It holds only what the mover sees: asking for a hidden card (another seat's hand, a face-down
-card, view.deal) stops the study with one line saying so.
+card, view.deal) stops the study with one line saying so.  The view is read, never changed:
+its course of play (seat, rules, legal, trick, leader, history, stock_size) cannot be set.
 
     view.legal            the legal cards of the mover (tuple of Card)
     view.seat, view.side  the mover and its side (seat % 2);  view.partners(), view.opponents()
