@@ -27,7 +27,7 @@ class MissingDask(RunError):
 
 
 _local = threading.local()
-WORKER_RESTARTS = 2         # new pools in a row that answer nothing, after a worker died
+WORKER_RESTARTS = 2         # a call's worker may die this often and it is tried again
 WORTH_A_POOL = 1.0         # seconds of work done here before worker processes are started
 _running: set[ProcessPoolExecutor] = set()         # the local pools working now (stop_every_pool)
 _stops = 0                  # how many times stop_every_pool ran: work begun before may start no pool
@@ -198,8 +198,6 @@ def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: in
     deaths: dict[int, int] = {}
     empty_breaks = 0
     while left and empty_breaks <= WORKER_RESTARTS:
-        if _stops != stops:
-            raise PoolsStopped("the worker pools were stopped: this process is stopping")
         in_flight: set[int] = set()
         yield from _on_local_pool(work, left, jobs, tt_megabytes, deaths, in_flight, stops)
         if not in_flight:
@@ -223,13 +221,11 @@ def _on_local_pool(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: int
     and this returns with ``in_flight`` holding the calls that were running."""
     executor, kept = _pool_for(jobs, len(left), tt_megabytes)
     _running.add(executor)
-    if _stops != stops:             # stop_every_pool ran between the caller's check and the add
-        _running.discard(executor)
-        stop_at_once(executor)
-        raise PoolsStopped("the worker pools were stopped: this process is stopping")
     finished = False
     futures: dict[Future, int] = {}
     try:
+        if _stops != stops:         # checked once the pool is listed: a stop from now on ends it
+            raise PoolsStopped("the worker pools were stopped: this process is stopping")
         waiting = sorted(left, key=lambda n: n in deaths)       # the blamed last, stable order
         broken = False
         while (waiting or futures) and not broken:
