@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from stich.deals.deal import Deal
-from stich.view import InfoSet, count_layouts, every_layout, information, sample_layouts
+from stich.view import count_layouts, every_layout, information, sample_layouts
 from stich.view.suggest import layout_set
 
 Made = TypeVar("Made")
@@ -30,10 +30,9 @@ def decision_seed(seed: int, deal_text: str, line: tuple[str, ...]) -> int:
 
 @dataclass(frozen=True)
 class DecisionLayouts:
-    """What the mover of one decision cannot tell apart: his information set, the layouts
-    drawn of it (deal texts, in order), how many there are in all, whether the drawn ones are
-    every one of them, and the name of the set (``layout_set``: what scoring may share)."""
-    info: InfoSet
+    """What the mover of one decision cannot tell apart: the layouts drawn of his information
+    set (deal texts, in order), how many there are in all, whether the drawn ones are every one
+    of them, and the name of the set (``layout_set``: what scoring may share)."""
     seat: int
     texts: list[str]
     count: int
@@ -48,7 +47,7 @@ def decision_layouts(here: Deal, objective: str, samples: int, seed: int) -> Dec
     count = count_layouts(info)
     exact = count <= samples
     layouts = list(every_layout(info)) if exact else sample_layouts(info, samples, seed)
-    return DecisionLayouts(info, seat, [info.fill(layout).dump() for layout in layouts], count, exact,
+    return DecisionLayouts(seat, [info.fill(layout).dump() for layout in layouts], count, exact,
                            layout_set(info, objective))
 
 
