@@ -126,6 +126,8 @@ cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha
 ctypedef struct Keyed:          # the keys etc_cutoff worked out for the children's trick starts
     uint64_t legal              # slot k: the k-th card of ``legal``
     uint64_t keyed              # the cards whose child starts a keyed trick
+    uint64_t refuted            # the keyed cards whose stored bound shows they cannot help
+    int bound[MAXMOVES]         # the value that bound proves for each refuted card
     uint64_t ka[MAXMOVES]
     uint64_t kb[MAXMOVES]
     uint32_t kc[MAXMOVES]
@@ -137,7 +139,10 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
     """Enhanced transposition cutoff: at the last seat of a trick every card ends the trick,
     so look up each resulting position before searching any; one stored bound may already
     decide this node.  All the keys are computed and their buckets fetched first, then probed,
-    so the memory latencies overlap; the keys are handed to the children searched next."""
+    so the memory latencies overlap; the keys are handed to the children searched next.
+    A card whose child's bound cannot reach the window is marked refuted, with the value that
+    bound proves: ``search_keyed`` takes it without playing the card (the window only narrows
+    while the node searches, so the card stays refuted)."""
     cdef uint64_t m = legal
     cdef int x, k = 0, found = -1
     cdef int gain[MAXMOVES]
@@ -145,6 +150,7 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
     cdef TTHit e
     ks.legal = legal
     ks.keyed = 0
+    ks.refuted = 0
     while m:
         x = st_ctz(m)
         m &= m - 1
@@ -174,18 +180,27 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
         x = st_ctz(m)
         m &= m - 1
         k = st_popcount(legal & (st_bit(x) - 1))
-        if tt_probe(c, tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k], &e) \
-                and child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
-            return x
+        if tt_probe(c, tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k], &e):
+            if child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
+                return x
+            if maximize and gain[k] + e.hi <= alpha:
+                ks.refuted |= st_bit(x)
+                ks.bound[k] = gain[k] + e.hi
+            elif not maximize and gain[k] + e.lo >= beta:
+                ks.refuted |= st_bit(x)
+                ks.bound[k] = gain[k] + e.lo
     return -1
 
 
 cdef inline int search_keyed(Ctx* c, TT* tt, int seat, int m, int alpha, int beta, Keyed* ks,
                              Mode* mode) noexcept nogil:
-    """``search_move``, handing the child the key ``etc_cutoff`` worked out for it."""
+    """``search_move``, handing the child the key ``etc_cutoff`` worked out for it; a card
+    ``etc_cutoff`` refuted is not searched, its bound is its fail-soft value."""
     cdef int k
     if ks != NULL and (ks.keyed >> m) & 1:
         k = st_popcount(ks.legal & (st_bit(m) - 1))
+        if (ks.refuted >> m) & 1:
+            return ks.bound[k]
         c.pre_valid = 1
         c.pre_ka = ks.ka[k]
         c.pre_kb = ks.kb[k]
