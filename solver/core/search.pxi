@@ -123,6 +123,19 @@ cdef inline bint child_decides(int maximize, int gain, int lo, int hi, int alpha
     return 0
 
 
+cdef inline bint child_refuted(int maximize, int gain, int lo, int hi, int alpha, int beta,
+                               int* value) noexcept nogil:
+    """Does a child's stored bound show that its move cannot improve on the window (the
+    opposite of ``child_decides``)?  Then ``value`` is the move's fail-soft value."""
+    if maximize and gain + hi <= alpha:
+        value[0] = gain + hi
+        return 1
+    if not maximize and gain + lo >= beta:
+        value[0] = gain + lo
+        return 1
+    return 0
+
+
 ctypedef struct Keyed:          # the keys etc_cutoff worked out for the children's trick starts
     uint64_t legal              # slot k: the k-th card of ``legal``
     uint64_t keyed              # the cards whose child starts a keyed trick
@@ -183,12 +196,8 @@ cdef inline int etc_cutoff(Ctx* c, TT* tt, int seat, uint64_t legal, int maximiz
         if tt_probe(c, tt, ks.bucket[k], ks.ka[k], ks.kb[k], ks.kc[k], &e):
             if child_decides(maximize, gain[k], e.lo, e.hi, alpha, beta, value):
                 return x
-            if maximize and gain[k] + e.hi <= alpha:
+            if child_refuted(maximize, gain[k], e.lo, e.hi, alpha, beta, &ks.bound[k]):
                 ks.refuted |= st_bit(x)
-                ks.bound[k] = gain[k] + e.hi
-            elif not maximize and gain[k] + e.lo >= beta:
-                ks.refuted |= st_bit(x)
-                ks.bound[k] = gain[k] + e.lo
     return -1
 
 
