@@ -126,6 +126,31 @@ def test_parallel_value_is_the_value(game, players, seed):
             assert all(nodes > 0 for nodes in search.nodes_by_thread)
 
 
+@pytest.fixture
+def split_soon(monkeypatch):
+    """A test left running alone is halted and split after 0.1 ms instead of 5 ms, so that
+    splits happen at every depth, mid-trick nodes and single moves included."""
+    import stich.search.parallel as parallel_module
+    monkeypatch.setattr(parallel_module, "SPLIT_AFTER_SECONDS", 0.0001)
+
+
+@pytest.mark.parametrize("game,players,seed", whole_deals())
+def test_parallel_value_split_at_once(game, players, seed, split_soon):
+    """Tests halted while alone and searched split: the value is the one thread's."""
+    deal = random_deal(game, 820 + seed, players=players)
+    exact = Session(deal, deal.position(), Engine(16)).value()
+    assert _parallel_value(deal, 2)[0] == exact
+
+
+def test_parallel_value_splits_long_tests(split_soon):
+    """Whole deals long enough to leave a test running alone are searched split somewhere
+    (the eldest move at the end of the chain runs alone at every test)."""
+    splits = 0
+    for game, seed in (("schafkopf2", 820), ("elfern", 821), ("elfern", 822)):
+        splits += _parallel_value(random_deal(game, seed, players=2), 2)[1].splits
+    assert splits > 0
+
+
 @pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize("seed", range(6))
 def test_parallel_value_small_positions(mode, seed):

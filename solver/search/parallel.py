@@ -10,6 +10,11 @@ others are halted (``Engine.halt``; a halted search stores nothing, so the table
 proven bounds).  A test whose root fails for the side to move searches every move of the
 root in parallel; one that succeeds, every reply to the first move.
 
+A test that runs alone for ``SPLIT_AFTER_SECONDS`` while the other threads wait (the one
+eldest move at the end of the chain, or the last brother of a step) is halted and searched
+split: all its moves handed out at once, the best-ordered first, the others halted once one
+decides; the subtrees it had finished are in the table, so little is searched twice.
+
 Every value is fail-soft and proven, so the bounds and the answer are the one-thread
 driver's; only the node counts differ (each thread's are in ``nodes_by_thread``).  The
 chain's nodes are walked on an engine of the coordinator's own (``inspector``), which
@@ -33,6 +38,10 @@ from .session import Session
 # Schafkopf2 and Elfern sets, docs/explanation/performance.md)
 SPLIT_TRICKS = 3
 PROGRESS_SECONDS = 0.25         # at most this often ``progress(lo, hi)`` between tests
+# a test that has run alone this long while the other threads wait is halted and split: its
+# moves handed out at once (the subtrees it finished are in the table); 2 and 5 ms measured
+# alike, 5 ms splits less often
+SPLIT_AFTER_SECONDS = 0.005
 
 _STOP = object()
 
@@ -40,11 +49,14 @@ _STOP = object()
 class _Task:
     """One null-window test at ``target`` after the moves ``path`` from the root."""
 
-    __slots__ = ("path", "target", "cancelled", "worker", "ran_on", "cpu", "nodes")
+    __slots__ = ("path", "target", "cancelled", "split", "whole", "worker", "ran_on", "cpu",
+                 "nodes")
 
     def __init__(self, path: tuple[int, ...], target: int):
         self.path, self.target = path, target
         self.cancelled = False
+        self.split = False                  # halted to be split (``_Workers.halt_to_split``)
+        self.whole = False                  # ... but it had nothing to split
         self.worker: int | None = None      # the worker running it
         self.ran_on = -1                    # the worker that ran it last, and its CPU seconds
         self.cpu = 0.0
@@ -112,6 +124,13 @@ class _Workers:
             if task.worker is not None:
                 self.engines[task.worker].halt()
 
+    def halt_to_split(self, task: _Task) -> None:
+        """Halt ``task`` if it still runs, to search it split (it comes back as halted)."""
+        with self.lock:
+            if task.worker is not None and not task.cancelled and not task.whole:
+                task.split = True
+                self.engines[task.worker].halt()
+
     def close(self) -> None:
         """Halt what runs, skip what waits, and end the threads."""
         with self.lock:
@@ -142,6 +161,7 @@ class ParallelValue:
         self.critical_seconds = 0.0
         self.critical_nodes = 0         # ... and in nodes
         self.parallel_tests = 0         # tests handed out with others at once
+        self.splits = 0                 # tests halted while alone and searched split
         self.root_tricks = inspector.tricks_left    # a trick in progress counts as the first
         self._workers: _Workers | None = None
 
@@ -222,19 +242,57 @@ class ParallelValue:
             finally:
                 inspector.pop()
         else:
-            best = gain + self._parallel([(path + (move,), b - gain)], maximise)[0]
+            best = gain + self._parallel([(path + (move,), b - gain)])[0]
         if (best >= b) == maximise or len(children) == 1:
             return best
-        for v in self._parallel([(path + (m,), b - g) for m, g, _ in children[1:]], maximise,
-                                [g for _, g, _ in children[1:]], b):
-            best = max(best, v) if maximise else min(best, v)
-        return best
+        return self._best(best, children[1:], path, b, maximise)
 
-    def _parallel(self, tests: list[tuple[tuple[int, ...], int]], maximise: bool,
-                  gains: list[int] | None = None, b: int | None = None) -> list[int]:
+    def _split_at_once(self, task: _Task) -> int | None:
+        """The fail-soft value of a halted test (its node a child of the inspector's), its
+        moves handed out at once (``_split_here``).  None where there is nothing to split."""
+        inspector = self.inspector
+        inspector.push(task.path[-1])
+        try:
+            return self._split_here(task.path, task.target)
+        finally:
+            inspector.pop()
+
+    def _split_here(self, path: tuple[int, ...], b: int) -> int | None:
+        """The fail-soft value at the inspector's node ``path`` for the null window at ``b``,
+        all its moves handed out at once, the first (best-ordered) one first; through a
+        single move to the first node with several.  None where there are none."""
+        inspector = self.inspector
+        if inspector.tricks_left <= 1 or inspector.stopped:
+            return None
+        children = self._children(path)
+        if len(children) == 1:
+            move, gain, _ = children[0]
+            inspector.push(move)
+            try:
+                rest = self._split_here(path + (move,), b - gain)
+            finally:
+                inspector.pop()
+            return None if rest is None else gain + rest
+        self.splits += 1
+        return self._best(None, children, path, b, self.maximising(inspector))
+
+    def _best(self, best: int | None, children: list[tuple[int, int, bool]], path: tuple[int, ...],
+              b: int, maximise: bool) -> int:
+        """``best`` (None: nothing yet) and the fail-soft values of ``children`` (of the
+        node at ``path``, searched at once), the best of them for the side to move."""
+        values = self._parallel([(path + (m,), b - g) for m, g, _ in children],
+                                [g for _, g, _ in children], b, maximise)
+        if best is not None:
+            values.append(best)
+        return max(values) if maximise else min(values)
+
+    def _parallel(self, tests: list[tuple[tuple[int, ...], int]], gains: list[int] | None = None,
+                  b: int | None = None, maximise: bool = True) -> list[int]:
         """The fail-soft values of ``tests`` (path, target), searched at once; with ``b``
-        the values plus ``gains`` are returned, and once one decides the node at ``b`` the
-        others are halted and only the deciding one is returned."""
+        the values plus ``gains`` are returned, and once one decides the node at ``b`` for
+        the side that ``maximise`` says, the others are halted and only the deciding one is
+        returned.  A test left running alone for ``SPLIT_AFTER_SECONDS`` while the other
+        threads wait is searched split (``_split_at_once``)."""
         workers = self._workers
         assert workers is not None
         tasks = [_Task(path, target) for path, target in tests]
@@ -244,18 +302,28 @@ class ParallelValue:
         out: dict[int, int] = {}
         running, decided, error = len(tasks), None, None
         while running:
-            task, r, failure = workers.done.get()
+            lone = running == 1 and len(self.engines) > 1 and decided is None and error is None
+            try:
+                task, r, failure = workers.done.get(timeout=SPLIT_AFTER_SECONDS if lone else None)
+            except queue.Empty:
+                for k, waiting in enumerate(tasks):
+                    if k not in out and not waiting.cancelled:
+                        workers.halt_to_split(waiting)
+                continue
             k = index[id(task)]
             if failure is not None:
                 error = error or failure
                 self._cancel_all(tasks, out)
                 running -= 1
                 continue
+            if r is None and task.split and not task.cancelled and error is None:
+                r = self._split_at_once(task)
             if r is None:                           # halted (or skipped)
                 if task.cancelled or error is not None or decided is not None:
                     running -= 1
-                else:                               # a halt meant for the task before it
-                    task.worker = None
+                else:                               # a halt meant for the task before it,
+                    task.worker = None              # or to split one with nothing to split
+                    task.whole = task.whole or task.split
                     workers.submit(task)
                 continue
             running -= 1
