@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from stich.files.interrupt import watching
+from stich.files.interrupt import is_ctrl_c, watching
 
 from . import interrupt
 
@@ -90,10 +90,26 @@ class StichGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
             if isinstance(exc, ValueError) and "null byte" in str(exc):    # os.stat of click.Path
                 fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
+            if _wraps_ctrl_c(exc):
+                fail("interrupted (Ctrl-C) before the search finished: no result", EXIT_INTERRUPTED)
             if os.environ.get("STICH_DEBUG"):
                 raise
             fail(f"internal error: {type(exc).__name__}: {exc} (set STICH_DEBUG=1 for a traceback)",
                  EXIT_OTHER)
+
+
+def _wraps_ctrl_c(exc: BaseException) -> bool:
+    """Was ``exc`` raised because of a Ctrl-C?  Python wraps a KeyboardInterrupt that lands in
+    some hooks in another error (``__set_name__`` while a lazily imported module defines a
+    class: a RuntimeError whose cause is the KeyboardInterrupt)."""
+    seen: set[int] = set()
+    inner: BaseException | None = exc
+    while inner is not None and id(inner) not in seen:
+        if is_ctrl_c(inner):
+            return True
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    return False
 
 
 _LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines splits at, but \n

@@ -10,6 +10,7 @@ The expected totals below are worked out by hand in the comments, never taken fr
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -528,3 +529,20 @@ def test_a_command_added_to_the_group_is_listed_and_run():
     out = CliRunner().invoke(group, ["--help"]).output
     assert "hello  Say hello." in out and "solve  Solve the position" in out
     assert CliRunner().invoke(group, ["hello"]).output == "hi\n"
+
+
+def test_ctrl_c_wrapped_by_python_is_an_interrupt(tmp_path, monkeypatch):
+    """A Ctrl-C that Python wraps in another error (a class defined while a command's module is
+    imported: "Error calling __set_name__") is still an interrupt: one line, exit 130."""
+    import stich.cli.solve as solve_command
+
+    def wrapped(*args, **kwargs):
+        try:
+            signal.raise_signal(signal.SIGINT)          # a real Ctrl-C, as the command sees it
+        except KeyboardInterrupt as ctrl_c:
+            raise RuntimeError("Error calling __set_name__ on 'cached_property'") from ctrl_c
+
+    monkeypatch.setattr(solve_command, "read_deal", wrapped)
+    result = CliRunner().invoke(main, ["solve", "examples/scharwenzel-deal.toml"])
+    assert result.exit_code == 130
+    assert "interrupted" in result.output and "internal error" not in result.output
