@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from stich.files.interrupt import is_ctrl_c, watching
+from stich.files.interrupt import watching
 
 from . import interrupt
 
@@ -101,11 +101,12 @@ class StichGroup(click.Group):
 def _wraps_ctrl_c(exc: BaseException) -> bool:
     """Was ``exc`` raised because of a Ctrl-C?  Python wraps a KeyboardInterrupt that lands in
     some hooks in another error (``__set_name__`` while a lazily imported module defines a
-    class: a RuntimeError whose cause is the KeyboardInterrupt)."""
+    class: a RuntimeError whose cause is the KeyboardInterrupt).  A user file's own
+    KeyboardInterrupt never gets here: it is bad input where the file's code is called."""
     seen: set[int] = set()
     inner: BaseException | None = exc
     while inner is not None and id(inner) not in seen:
-        if is_ctrl_c(inner):
+        if isinstance(inner, KeyboardInterrupt):
             return True
         seen.add(id(inner))
         inner = inner.__cause__ or inner.__context__
