@@ -30,6 +30,8 @@ EXIT_INPUT = 2
 EXIT_OTHER = 1
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141            # 128 + SIGPIPE, what a shell reports for a closed pipe
+# nothing unfinished is shown as an answer; what was finished (files written, batch lines) stays
+INTERRUPTED_MESSAGE = "interrupted (Ctrl-C) before the search finished: no result"
 EXIT_STATUSES = ((0, "success (puzzle: sound)"),
                  (1, "an internal error"),
                  (2, "bad input: one line naming the file, the key and the problem"),
@@ -84,14 +86,13 @@ class StichGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(EXIT_BROKEN_PIPE)
         except KeyboardInterrupt:
-            # nothing unfinished is shown as an answer; what was finished (files written, batch
-            # lines) stays.  Bounds proven so far come with the time and node limits.
-            fail("interrupted (Ctrl-C) before the search finished: no result", EXIT_INTERRUPTED)
+            # bounds proven so far come with the time and node limits
+            fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
             if isinstance(exc, ValueError) and "null byte" in str(exc):    # os.stat of click.Path
                 fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
             if _wraps_ctrl_c(exc):
-                fail("interrupted (Ctrl-C) before the search finished: no result", EXIT_INTERRUPTED)
+                fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)
             if os.environ.get("STICH_DEBUG"):
                 raise
             fail(f"internal error: {type(exc).__name__}: {exc} (set STICH_DEBUG=1 for a traceback)",

@@ -530,7 +530,7 @@ def test_a_command_added_to_the_group_is_listed_and_run():
     assert CliRunner().invoke(group, ["hello"]).output == "hi\n"
 
 
-def test_ctrl_c_wrapped_by_python_is_an_interrupt(tmp_path, monkeypatch):
+def test_ctrl_c_wrapped_by_python_is_an_interrupt(monkeypatch):
     """A Ctrl-C that Python wraps in another error (a class defined while a command's module is
     imported: "Error calling __set_name__") is still an interrupt: one line, exit 130."""
     import stich.cli.solve as solve_command

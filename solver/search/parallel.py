@@ -318,12 +318,12 @@ class ParallelValue:
                 continue
             if r is None and task.split and not task.cancelled and error is None:
                 r = self._split_at_once(task)
+                task.whole = r is None              # nothing to split: search it whole
             if r is None:                           # halted (or skipped)
                 if task.cancelled or error is not None or decided is not None:
                     running -= 1
                 else:                               # a halt meant for the task before it,
                     task.worker = None              # or to split one with nothing to split
-                    task.whole = task.whole or task.split
                     workers.submit(task)
                 continue
             running -= 1
