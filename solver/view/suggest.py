@@ -157,16 +157,26 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
 
 
 def _child_rung(session, root, maximiser: bool):
-    """The rung forced after a move (pushed), knowing the root's rung ``root``."""
+    """The rung forced after a move (pushed), knowing the root's rung ``root``.  The side
+    that moved cannot have done better than at the root, so the walk starts at the root's
+    rung and goes away from it, the nearest rung first (most cards force the root's rung or
+    one next to it): side 0's card tests the root's rung, then each worse one; side 1's card
+    tests each better one upwards until one fails.  The conditions nest ("at least this good
+    for side 0"), so the first answer that changes ends the walk."""
     rungs = session.ladder()
-    for rung in rungs:
-        if maximiser and rung.rank > root.rank:
-            continue                        # side 0 cannot force more than at the root
-        if not maximiser and rung.rank == root.rank:
-            return rung                     # ... nor side 1 leave it less
-        if session.holds(rung.condition):
-            return rung
-    return rungs[-1]
+    if maximiser:
+        for rung in rungs:
+            if rung.rank <= root.rank and session.holds(rung.condition):
+                return rung
+        return rungs[-1]
+    found = next((rung for rung in rungs if rung.rank == root.rank), None)
+    if found is None:                       # the root's rung is not on this ladder: walk it all
+        return next((rung for rung in rungs if session.holds(rung.condition)), rungs[-1])
+    for rung in reversed([rung for rung in rungs if rung.rank > root.rank]):
+        if not session.holds(rung.condition):
+            break
+        found = rung
+    return found
 
 
 def layout_set(info: InfoSet, objective: str) -> str:
