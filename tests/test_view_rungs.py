@@ -84,3 +84,24 @@ def test_no_totals_needs_the_score_objective():
                           "examples/hidden/schafkopf2-hidden.toml", "--objective", "total",
                           "--no-totals"], capture_output=True, text=True)
     assert out.returncode == 2 and "--no-totals" in out.stderr
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7])
+def test_walk_from_finds_the_first_rung_that_holds_from_any_start(size):
+    """On a ladder whose conditions nest (from rung ``first`` down every one holds), the walk
+    from any start finds ``first``, testing the start and then only rungs nearer ``first``,
+    plus the one beyond it that fails."""
+    from stich.model.outcome import ALWAYS, Rung
+    from stich.search.ladder import walk_from
+    ladder = [Rung(size - k, f"r{k}", None, ALWAYS) for k in range(size)]
+    for first in range(size):
+        for start in range(size):
+            tested = []
+
+            def holds(rung, first=first, tested=tested):
+                tested.append(ladder.index(rung))
+                return ladder.index(rung) >= first
+
+            assert walk_from(ladder, start, holds) is ladder[first]
+            assert len(tested) == len(set(tested)) <= abs(start - first) + 2
+            assert tested[0] == start

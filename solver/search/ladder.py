@@ -46,6 +46,23 @@ def forced_rung(session: Session, known_total: int | None = None) -> Rung | None
     return None
 
 
+def walk_from(ladder: list[Rung], start: int, holds) -> Rung | None:
+    """The first rung of ``ladder`` (best first) that ``holds``, testing ``ladder[start]``
+    first and then away from it, the nearest first.  The conditions nest (each says "at
+    least this good for side 0"), so where one holds every worse one holds: a rung that holds
+    is followed by better ones until one fails, one that fails by worse ones until one holds.
+    ``start`` right, two tests decide."""
+    if holds(ladder[start]):
+        k = start
+        while k > 0 and holds(ladder[k - 1]):
+            k -= 1
+        return ladder[k]
+    for rung in ladder[start + 1:]:
+        if holds(rung):
+            return rung
+    return None
+
+
 def possible_rungs(session: Session, side0: tuple[int, int] | None) -> tuple[list[Rung], str | None]:
     """The rungs that may be the forced outcome, best first, side 0's final total being
     known to lie in ``side0`` (low, high), each search within the session's budget: exactly
@@ -66,6 +83,24 @@ def possible_rungs(session: Session, side0: tuple[int, int] | None) -> tuple[lis
         if verdict:
             break
     return possible, stopped
+
+
+def child_rung(session: Session, root_rank: int, maximiser_moved: bool) -> Rung:
+    """The rung forced after a move (pushed), the node before it forcing ``root_rank``.  The
+    side that moved cannot have done better than there, so the walk starts at that rung
+    and goes away from it (``walk_from``): side 0's move tests it, then each worse rung;
+    side 1's move tests each better rung upwards until one fails, the root's untested."""
+    ladder = session.ladder()
+    start = next((k for k, rung in enumerate(ladder) if rung.rank == root_rank), None)
+    if start is None:                   # not on this ladder: walk all of it
+        return forced_rung(session) or ladder[-1]
+    if maximiser_moved:
+        found = walk_from(ladder, start, lambda rung: rung.rank <= root_rank
+                          and session.holds(rung.condition))
+    else:
+        found = walk_from(ladder, max(start - 1, 0), lambda rung: rung.rank <= root_rank
+                          or session.holds(rung.condition))
+    return found or ladder[-1]
 
 
 def keeps_rung(session: Session, rank: int, maximiser_moved: bool,

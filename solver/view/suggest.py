@@ -122,11 +122,11 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
     """Every legal card's forced outcome rung, by the ladder's conditions alone: rows with
     no totals (None when ``limits`` were hit; ``NO_LADDER`` where the game has no ladder or
     scores bonuses apart).  The root's rung R first (the first condition that holds, one
-    null-window search each); a card of side 0 (the side the ladder ranks for) cannot force
-    more than R, so its walk starts at R; a card of side 1 cannot give side 0 less than R,
-    so its walk stops there, untested."""
+    null-window search each, from the best rung down); then each card's
+    rung, walking away from R (``ladder.child_rung``): the side that moved cannot have
+    done better than R."""
     from stich.core.anytime import Limits, Stopped
-    from stich.search.ladder import forced_rung
+    from stich.search.ladder import child_rung, forced_rung
     from stich.search.objectives import score_objective
     from stich.search.session import Session
     position = deal.position()
@@ -142,7 +142,7 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
         maximiser = session.maximising()
         rows = []
         for child in session.moves():
-            rung = session.guarded(lambda: _child_rung(session, root, maximiser))
+            rung = session.guarded(lambda: child_rung(session, root.rank, maximiser))
             rank = rung.rank if side == 0 else -rung.rank
             label = _level_label(rung.text, None if rung.winner is None else rung.winner + 1, side)
             for index in child.group:
@@ -154,29 +154,6 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
         if stop.reason == "interrupt":
             raise KeyboardInterrupt from None
         return None
-
-
-def _child_rung(session, root, maximiser: bool):
-    """The rung forced after a move (pushed), knowing the root's rung ``root``.  The side
-    that moved cannot have done better than at the root, so the walk starts at the root's
-    rung and goes away from it, the nearest rung first (most cards force the root's rung or
-    one next to it): side 0's card tests the root's rung, then each worse one; side 1's card
-    tests each better one upwards until one fails.  The conditions nest ("at least this good
-    for side 0"), so the first answer that changes ends the walk."""
-    rungs = session.ladder()
-    if maximiser:
-        for rung in rungs:
-            if rung.rank <= root.rank and session.holds(rung.condition):
-                return rung
-        return rungs[-1]
-    found = next((rung for rung in rungs if rung.rank == root.rank), None)
-    if found is None:                       # the root's rung is not on this ladder: walk it all
-        return next((rung for rung in rungs if session.holds(rung.condition)), rungs[-1])
-    for rung in reversed([rung for rung in rungs if rung.rank > root.rank]):
-        if not session.holds(rung.condition):
-            break
-        found = rung
-    return found
 
 
 def layout_set(info: InfoSet, objective: str) -> str:
