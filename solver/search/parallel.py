@@ -324,6 +324,7 @@ class ParallelValue:
                     running -= 1
                 else:                               # a halt meant for the task before it,
                     task.worker = None              # or to split one with nothing to split
+                    task.split = False              # (searched again, it is no longer halted)
                     workers.submit(task)
                 continue
             running -= 1
