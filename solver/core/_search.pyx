@@ -253,6 +253,11 @@ cdef class Engine:
             for k in range(c.nvc):
                 if ((k + 1) >> i) & 1:
                     c.vc_plane[i] |= c.vc_mask[k]
+        for i in range(c.value_bits):
+            c.kplane[c.owner_bits + i] = c.vc_plane[i]
+        for i in range(MAXCARDS + 1):
+            c.link_bits[i] = index_bits(i)
+        c.canon_kc = CANON_FLAG | (canonical_objective(c.obj_id) << 25)
         c.canon_ok = 0 if (c.nomerge or c.extras) else 1
         self._setup_partition()
 
@@ -313,10 +318,10 @@ cdef class Engine:
             c.hand[seat] |= st_bit(card)
             c.play[seat] |= st_bit(card)
         for k in range(c.owner_bits):       # who owns each card (canonical keys)
-            c.oplane[k] = c.stock_rest if (n >> k) & 1 else 0
+            c.kplane[k] = c.stock_rest if (n >> k) & 1 else 0
             for seat in range(n):
                 if (seat >> k) & 1:
-                    c.oplane[k] |= c.hand[seat]
+                    c.kplane[k] |= c.hand[seat]
         for k, card in enumerate(trick):
             play_card(c, c.seat_of[c.leader + k], card)
 
@@ -463,6 +468,7 @@ cdef class Engine:
         c.extra_own = extra_own
         c.extra_other = extra_other
         c.obj_id = objective_id(c)
+        c.canon_kc = CANON_FLAG | (canonical_objective(c.obj_id) << 25)
         search_update(c)
 
     @property

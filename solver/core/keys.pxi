@@ -56,11 +56,13 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     of the card lying on it, so the piles are part of the key too.  Only at trick starts.
     Returns 0 if it does not fit in 128 bits (early in a deal).
     The planes, each ``width`` bits (one per card in play), low to high: the owner's bits
-    (``c.oplane``, kept up to date as the stock is drawn), the value class's bits
-    (``c.vc_plane``), with piles the face-down cards, then one link per face-down card."""
+    and the value class's bits (``c.kplane``), with piles the face-down cards, then one link
+    per face-down card.  Most keys (late in a deal) fit in one word: built there with one
+    shift per piece."""
     cdef uint64_t inplay = c.inplay, m, down = 0, hi = 0, lo = 0
     cdef st_key128 key
     cdef int width = st_popcount(inplay)
+    cdef int planes = c.owner_bits + c.value_bits
     cdef int off = 0, b, s, y, link_bits = 0, need = c.key_planes * width
     cdef uint32_t lengths = 0
     if need > 128:
@@ -68,33 +70,41 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
     if c.has_piles:
         for s in range(c.nseats):            # at a trick start every card in play is held
             down |= c.hand[s] & ~c.play[s]
-        link_bits = index_bits(width)
-        if need + st_popcount(down) * link_bits > 128:
+        link_bits = c.link_bits[width]
+        need += st_popcount(down) * link_bits
+        if need > 128:
             return 0
-    if width < 64:
-        # shifted in from the top (the last link) down to the first owner plane: a shift
-        # of two words by less than 64 bits per piece
+    if need <= 64 and width < 64:
+        # one word, shifted in from the top (the last link) down to the first owner plane
+        m = down
+        while m:
+            y = st_msb(m)
+            m &= ~st_bit(y)
+            lo = (lo << link_bits) | <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1))
         if c.has_piles:
-            m = down
-            while m:
-                y = st_msb(m)
-                m &= ~st_bit(y)
-                st_shift_in(&hi, &lo, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)),
-                            link_bits)
+            lo = (lo << width) | st_pext(down, inplay)
+        for b in range(planes - 1, -1, -1):
+            lo = (lo << width) | st_pext(c.kplane[b], inplay)
+        ka[0] = lo
+        kb[0] = 0
+    elif width < 64:
+        # two words: a shift of two words by less than 64 bits per piece
+        m = down
+        while m:
+            y = st_msb(m)
+            m &= ~st_bit(y)
+            st_shift_in(&hi, &lo, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)),
+                        link_bits)
+        if c.has_piles:
             st_shift_in(&hi, &lo, st_pext(down, inplay), width)
-        for b in range(c.value_bits - 1, -1, -1):
-            st_shift_in(&hi, &lo, st_pext(c.vc_plane[b], inplay), width)
-        for b in range(c.owner_bits - 1, -1, -1):
-            st_shift_in(&hi, &lo, st_pext(c.oplane[b], inplay), width)
+        for b in range(planes - 1, -1, -1):
+            st_shift_in(&hi, &lo, st_pext(c.kplane[b], inplay), width)
         ka[0] = lo
         kb[0] = hi
     else:
         key = st_key_zero()
-        for b in range(c.owner_bits):
-            key = st_put(key, st_pext(c.oplane[b], inplay), off)
-            off += width
-        for b in range(c.value_bits):
-            key = st_put(key, st_pext(c.vc_plane[b], inplay), off)
+        for b in range(planes):
+            key = st_put(key, st_pext(c.kplane[b], inplay), off)
             off += width
         if c.has_piles:                 # 64 cards in play: no room left for a link
             key = st_put(key, st_pext(down, inplay), off)
@@ -102,8 +112,7 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         kb[0] = st_key_hi(key)
     for s in range(4):
         lengths |= (<uint32_t> st_popcount(inplay & c.suit_mask[s])) << (4 * s)
-    kc[0] = (CANON_FLAG | (canonical_objective(c.obj_id) << 25) | (lengths << 9)
-             | ((<uint32_t> c.stock_ptr) << 3) | <uint32_t> c.leader)
+    kc[0] = c.canon_kc | (lengths << 9) | ((<uint32_t> c.stock_ptr) << 3) | <uint32_t> c.leader
     return 1
 
 

@@ -143,8 +143,11 @@ ctypedef struct Ctx:
                                 # neighbours (nomerge: a beat table, pair cards)
     int owner_bits              # bits to number a seat
     int key_planes              # owner_bits + value_bits + has_piles: planes of a canonical key
-    uint64_t oplane[4]          # bit b of each card's owner (seat; nseats: the stock), kept up
-                                # to date as the stock is drawn (canonical keys)
+    uint64_t kplane[8]          # the canonical key's planes, low to high: bit b of each card's
+                                # owner (seat; nseats: the stock) for b < owner_bits, kept up to
+                                # date as the stock is drawn, then bit b of (value class + 1)
+    int link_bits[MAXCARDS + 1] # bits to number ``width`` places (a pile's link), by width
+    uint32_t canon_kc           # CANON_FLAG and the objective's bits of a canonical key
     int oflip[MAXSEATS]         # the owner bits a card drawn by this seat flips (seat ^ nseats)
     uint32_t obj_id             # objective_id, worked out when the objective is set
     int value_bits              # bits to number a value class
@@ -307,7 +310,7 @@ cdef inline void flip_owner(Ctx* c, int seat, int card) noexcept nogil:
     while f:
         b = st_ctz(<uint64_t> f)
         f &= f - 1
-        c.oplane[b] ^= st_bit(card)
+        c.kplane[b] ^= st_bit(card)
 
 
 cdef inline int finish_trick(Ctx* c, int winner) noexcept nogil:
