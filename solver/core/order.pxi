@@ -1,6 +1,8 @@
 # Move ordering: which card to try first.  Follows by what they do to the trick so far,
 # leads by a one-trick look-ahead, both after the card the table remembers and with the
-# history of cut-offs as a tie-break.
+# history of cut-offs as a tie-break.  Within what a card does to the trick, a card lying on
+# a face-down pile card comes first: playing it turns that card up, and a card that can be
+# played keeps more lines open than one that lies face down.
 #
 # A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
 # equal scores lowest card first.  The search takes the largest first (``first_move``) and
@@ -12,11 +14,16 @@ cdef enum:
     F_FEED = 2      # a follow that leaves the trick to the partner
     F_DUCK = 3      # a follow that loses the trick to the other side
     HIST_CAP = 65535
+    UNCOVER_FOLLOW = 32     # a follow's score for turning up a pile card: less than the
+                            # gap between two of the four cases (so only within one)
+    UNCOVER_LEAD = 256      # a lead's: above the points of a trick (8 per point), less than
+                            # the gap between a lead that wins the trick and one that loses it
 
 
 cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
-    """What each card scores as a follow in each of the four cases (``follow_score``)."""
-    cdef int x, v, r
+    """What each card scores as a follow in each of the four cases (``follow_score``), and
+    what it adds to a lead's score (``lead_bonus``)."""
+    cdef int x, v, r, f
     for x in range(MAXCARDS):
         v = c.value[x]
         r = c.rank[x]
@@ -24,6 +31,10 @@ cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
         c.fscore[F_OVER][x] = 1000 + v
         c.fscore[F_FEED][x] = 2000 + 16 * v - r     # give points to the partner
         c.fscore[F_DUCK][x] = 500 - 16 * v - r      # throw the cheapest
+        c.lead_bonus[x] = UNCOVER_LEAD if c.uncover[x] else 0
+        if c.uncover[x]:
+            for f in range(4):
+                c.fscore[f][x] += UNCOVER_FOLLOW
 
 
 cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
@@ -86,8 +97,8 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
             wseat = s
     pts += c.trick_bonus
     if c.side[wseat] == c.side[seat]:
-        return 2048 + 8 * pts - c.value[x]
-    return 1024 - 8 * pts - c.value[x]
+        return 2048 + 8 * pts - c.value[x] + c.lead_bonus[x]
+    return 1024 - 8 * pts - c.value[x] + c.lead_bonus[x]
 
 
 cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
@@ -211,9 +222,9 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             y = cheapest(c, b if b else a)
             pts = c.value[x] + c.value[y] + c.trick_bonus
             if (bw >> y) & 1:
-                score = 1024 - 8 * pts - c.value[x]
+                score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x]
             else:
-                score = 2048 + 8 * pts - c.value[x]
+                score = 2048 + 8 * pts - c.value[x] + c.lead_bonus[x]
         keys[n] = sort_key(c, seat, x, score * 65536)
         n += 1
     return n

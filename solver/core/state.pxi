@@ -66,6 +66,7 @@ ctypedef struct Ctx:
     int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
     int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
     int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
+    int lead_bonus[MAXCARDS]    # what a lead's score adds for the card (order.pxi)
     uint64_t suit_mask[4]
     uint64_t trump_mask
     int trump
