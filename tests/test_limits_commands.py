@@ -389,8 +389,9 @@ def test_sigint_stops_a_long_solve_with_the_bounds_proven(tmp_path):
 def test_sigint_stops_a_long_table_with_the_cells_finished(tmp_path):
     from stich.deals.dealing import random_deal
     path = tmp_path / "deal.toml"
-    path.write_text(random_deal("schafkopf2", 2, players=2).dump())
-    ran = _interrupt_when_searching(["table", str(path), "--json"], 1.5)
+    # about 3.7 s of CPU with a 1 MB table and one thread
+    path.write_text(random_deal("schafkopf2", 3, players=2, rules={"mariage": True}).dump())
+    ran = _interrupt_when_searching(["table", str(path), "--json", "--tt-mb", "1", "--threads", "1"], 1.5)
     if ran is None:
         pytest.skip("the table was finished before the interrupt")
     code, out, err = ran
