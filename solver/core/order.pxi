@@ -1,6 +1,7 @@
 # Move ordering: which card to try first.  Follows by what they do to the trick so far,
-# leads by a one-trick look-ahead, both after the card the table remembers and with the
-# history of cut-offs as a tie-break.  Within what a card does to the trick, a card lying on
+# leads by a one-trick look-ahead (with two seats, of two leads that win the trick the lower
+# first), both after the card the table remembers and with the history of cut-offs as a
+# tie-break.  Within what a card does to the trick, a card lying on
 # a face-down pile card comes first: playing it turns that card up, and a card that can be
 # played keeps more lines open than one that lies face down.
 #
@@ -190,7 +191,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
 cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                                 int ttmove) noexcept nogil:
     """``score_moves`` for leads with two seats, one a side: ``lead_score`` with what the
-    other seat may play to each suit worked out once for all the leads."""
+    other seat may play to each suit worked out once for all the leads, and among leads that
+    win the trick the lower card first (with more seats that was worse: Scharwenzel)."""
     cdef int n = 0, x, y, s, pts, score
     cdef uint64_t p = c.play[c.seat_of[seat + 1]], a, b, bw
     cdef uint64_t follow[4]
@@ -223,8 +225,8 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             pts = c.value[x] + c.value[y] + c.trick_bonus
             if (bw >> y) & 1:
                 score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x]
-            else:
-                score = 2048 + 8 * pts - c.value[x] + c.lead_bonus[x]
+            else:               # a lead that wins: the lowest of its suit first (keeps the higher)
+                score = 2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
         keys[n] = sort_key(c, seat, x, score * 65536)
         n += 1
     return n
