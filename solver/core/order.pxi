@@ -192,7 +192,7 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                                 int ttmove) noexcept nogil:
     """``score_moves`` for leads with two seats, one a side: ``lead_score`` with what the
     other seat may play to each suit worked out once for all the leads, and among leads that
-    win the trick the lower card first (with more seats that was worse: Scharwenzel)."""
+    win the trick the lower card first (with more seats that was worse)."""
     cdef int n = 0, x, y, s, pts, score
     cdef uint64_t p = c.play[c.seat_of[seat + 1]], a, b, bw
     cdef uint64_t follow[4]
