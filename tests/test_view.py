@@ -507,6 +507,17 @@ def test_replay_view_player_cli(tmp_path):
     assert result.exit_code == 0 and "Player's view" in result.stdout
 
 
+def test_the_same_rung_everywhere_without_both_totals_is_said_so():
+    """A view stopped before the deciding totals (Ctrl-C, a limit): the best card and the
+    runner-up share the rung on every layout, and their totals are known on one layout only."""
+    rows = [[("A", 4, 0, "win", 1, True), ("B", 3, 0, "win", 1, False)],
+            [("A", None, 0, "win", 1, True), ("B", None, 0, "win", 1, True)]]
+    advice = aggregate(rows, True, "score")
+    assert (advice.best, advice.runner_up, advice.total_margin) == ("A", "B", None)
+    assert advice.sure() == ("the same outcome as B on every layout (the totals that would break "
+                             "the tie were not computed)")
+
+
 def test_aggregate_by_hand():
     # two layouts; card A: totals 4 and 2, best in the first; card B: 3 and 3, best in the second
     rows = [[("A", 4, 0, None, None, True), ("B", 3, 0, None, None, False)],

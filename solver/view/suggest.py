@@ -285,8 +285,10 @@ class Advice:
         if self.tied:
             return f"as good as {self.runner_up} on every layout"
         if self.measure == "rung" and self.margin_interval == (0, 0):
-            return (f"the same outcome as {self.runner_up} on every layout, and "
-                    f"{_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}")
+            same = f"the same outcome as {self.runner_up} on every layout"
+            if self.total_margin is None:          # the totals to break the tie were not found
+                return f"{same} (the totals that would break the tie were not computed)"
+            return f"{same}, and {_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}"
         words = "rungs of the outcome" if self.measure == "rung" else unit
         if self.exact:
             return f"better than {self.runner_up} by {self.margin:.3g} {words} in expectation (exact)"
