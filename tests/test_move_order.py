@@ -10,6 +10,7 @@ own tables.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import pytest
 
@@ -21,6 +22,7 @@ from stich.search.solve import new_engine
 SEEDS = 200
 
 
+@cache                      # read by both tests below
 def follows_in_order(seed: int):
     """A Schafkopf2 deal played at random to a follow: each legal follow's class in search
     order, with (its value, whether it takes the trick, whether it lies on a pile card)."""

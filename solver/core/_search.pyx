@@ -257,7 +257,7 @@ cdef class Engine:
             c.kplane[c.owner_bits + i] = c.vc_plane[i]
         for i in range(MAXCARDS + 1):
             c.link_bits[i] = index_bits(i)
-        c.canon_kc = CANON_FLAG | (canonical_objective(c.obj_id) << 25)
+        set_canonical_objective(c)
         c.canon_ok = 0 if (c.nomerge or c.extras) else 1
         self._setup_partition()
 
@@ -468,7 +468,7 @@ cdef class Engine:
         c.extra_own = extra_own
         c.extra_other = extra_other
         c.obj_id = objective_id(c)
-        c.canon_kc = CANON_FLAG | (canonical_objective(c.obj_id) << 25)
+        set_canonical_objective(c)
         search_update(c)
 
     @property

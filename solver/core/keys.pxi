@@ -46,6 +46,17 @@ cdef inline int index_bits(int width) noexcept nogil:
     return st_msb(<uint64_t> (width - 1)) + 1 if width > 1 else 0
 
 
+cdef inline uint64_t pile_link(Ctx* c, uint64_t inplay, int y) noexcept nogil:
+    """The link of face-down card ``y``: the place, among the cards in play, of the card on it."""
+    return <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1))
+
+
+cdef inline void set_canonical_objective(Ctx* c) noexcept nogil:
+    """``c.canon_kc``: the canonical key's flag and objective bits, worked out once per
+    objective (and per game, before any objective is set)."""
+    c.canon_kc = CANON_FLAG | (canonical_objective(c.obj_id) << 25)
+
+
 cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) noexcept nogil:
     """The position up to renaming cards by their rank among the cards still in play:
     per suit, the sequence of (owner, value class) from low to high, plus suit lengths.
@@ -80,7 +91,7 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         while m:
             y = st_msb(m)
             m &= ~st_bit(y)
-            lo = (lo << link_bits) | <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1))
+            lo = (lo << link_bits) | pile_link(c, inplay, y)
         if c.has_piles:
             lo = (lo << width) | st_pext(down, inplay)
         for b in range(planes - 1, -1, -1):
@@ -93,8 +104,7 @@ cdef inline int canonical_key(Ctx* c, uint64_t* ka, uint64_t* kb, uint32_t* kc) 
         while m:
             y = st_msb(m)
             m &= ~st_bit(y)
-            st_shift_in(&hi, &lo, <uint64_t> st_popcount(inplay & (st_bit(c.over[y]) - 1)),
-                        link_bits)
+            st_shift_in(&hi, &lo, pile_link(c, inplay, y), link_bits)
         if c.has_piles:
             st_shift_in(&hi, &lo, st_pext(down, inplay), width)
         for b in range(planes - 1, -1, -1):

@@ -1,9 +1,9 @@
 # Move ordering: which card to try first.  Follows by what they do to the trick so far,
 # leads by a one-trick look-ahead (with two seats, of two leads that win the trick the lower
 # first), both after the card the table remembers and with the history of cut-offs as a
-# tie-break.  Within what a card does to the trick, a card lying on
-# a face-down pile card comes first: playing it turns that card up, and a card that can be
-# played keeps more lines open than one that lies face down.
+# tie-break.  Within what a card does to the trick, a card lying on a face-down pile card
+# comes first: playing it turns that card up, and a card that can be played keeps more lines
+# open than one that lies face down.
 #
 # A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
 # equal scores lowest card first.  The search takes the largest first (``first_move``) and
