@@ -25,10 +25,11 @@ EXAMPLES = ROOT / "examples"
 MOMENTS = [3.0 * (k + 0.5) / 20 for k in range(20)]  # 20 moments over the first 3 s
 AT_ONCE = 4                                          # processes run side by side
 
-# the process: a byte on the ready pipe once Python runs, then stich as the console script runs it
+# the process: a byte on the ready pipe once Python runs, then stich as the console script runs
+# it (``run``: the command, then Ctrl-C ignored while Python shuts down)
 ENTRY = ("import os, sys; fd = int(sys.argv[1]); os.write(fd, b'.'); os.close(fd); "
-         "sys.path.insert(0, sys.argv[2]); from stich.cli.main import main; "
-         "main(sys.argv[3:], prog_name='stich')")
+         "sys.path.insert(0, sys.argv[2]); sys.argv = ['stich'] + sys.argv[3:]; "
+         "from stich.cli.main import run; run()")
 
 
 def modules_after(*args) -> set[str]:
@@ -74,15 +75,16 @@ def interrupted_at(args: list[str], moment: float) -> tuple[bool, int, str]:
     return running, proc.returncode, err
 
 
-def elfern_deal(tmp_path: Path) -> Path:
+def long_deal(tmp_path: Path) -> Path:
+    """A deal whose solve takes some 4 s of one core with a 1 MB table: longer than the moments."""
     from stich.deals.dealing import random_deal
     path = tmp_path / "deal.toml"
-    path.write_text(random_deal("elfern", 7, players=2).dump())      # seconds of search
+    path.write_text(random_deal("schafkopf2", 1, players=2, rules={"mariage": True}).dump())
     return path
 
 
 COMMANDS = {
-    "solve": lambda tmp: ["solve", elfern_deal(tmp), "--tt-mb", "1"],
+    "solve": lambda tmp: ["solve", long_deal(tmp), "--tt-mb", "1", "--threads", "1"],
     "suggest": lambda tmp: ["suggest", EXAMPLES / "hidden" / "elfern-hidden.toml"],
     "tactic": lambda tmp: ["tactic", "elfern.*", "--game", "elfern", "--deals", "40", "--seed", "3",
                            "--out", tmp / "study.jsonl"],
