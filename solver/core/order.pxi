@@ -1,9 +1,11 @@
 # Move ordering: which card to try first.  Follows by what they do to the trick so far,
 # leads by a one-trick look-ahead (with two seats, of two leads that win the trick the lower
-# first), both after the card the table remembers and with the history of cut-offs as a
-# tie-break.  Within what a card does to the trick, a card lying on a face-down pile card
-# comes first: playing it turns that card up, and a card that can be played keeps more lines
-# open than one that lies face down.
+# first), both after the card the table remembers and, with more than two seats, with the
+# history of cut-offs as a tie-break.  Within what a card does to the trick, a card lying on
+# a face-down pile card comes first: playing it turns that card up, and a card that can be
+# played keeps more lines open than one that lies face down.  Of two leads that lose the
+# trick, the one the other side must win with the higher card of a plain suit first: it
+# draws out a card that would win later (making it spend a high trump instead was worse).
 #
 # A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
 # equal scores lowest card first.  The search takes the largest first (``first_move``) and
@@ -19,6 +21,9 @@ cdef enum:
                             # gap between two of the four cases (so only within one)
     UNCOVER_LEAD = 256      # a lead's: above the points of a trick (8 per point), less than
                             # the gap between a lead that wins the trick and one that loses it
+    FORCE_LEAD = 32         # a losing lead's score per rank of the card that wins the trick,
+                            # unless that card is a trump
+    FORCE_RANKS = 15        # ... counted up to this rank (so that it stays within the gap)
 
 
 cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
@@ -33,6 +38,8 @@ cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
         c.fscore[F_FEED][x] = 2000 + 16 * v - r     # give points to the partner
         c.fscore[F_DUCK][x] = 500 - 16 * v - r      # throw the cheapest
         c.lead_bonus[x] = UNCOVER_LEAD if c.uncover[x] else 0
+        c.force_bonus[x] = 0 if (c.trump_mask >> x) & 1 else FORCE_LEAD * (
+            r if r < FORCE_RANKS else FORCE_RANKS)
         if c.uncover[x]:
             for f in range(4):
                 c.fscore[f][x] += UNCOVER_FOLLOW
@@ -76,7 +83,8 @@ cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
 cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     """Play the rest of the trick greedily after leading ``x``: opponents beat the winning
     card as cheaply as they can or throw their cheapest card, partners throw points on a
-    trick their side wins.  Winning the trick scores high, losing it low, by its points."""
+    trick their side wins.  Winning the trick scores high, losing it low, by its points and
+    then by the rank of the plain card that wins it (the higher, the better for the leader)."""
     cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
     cdef uint64_t a, b, bw
     for k in range(1, n):
@@ -99,7 +107,7 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     pts += c.trick_bonus
     if c.side[wseat] == c.side[seat]:
         return 2048 + 8 * pts - c.value[x] + c.lead_bonus[x]
-    return 1024 - 8 * pts - c.value[x] + c.lead_bonus[x]
+    return 1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[wcard]
 
 
 cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
@@ -107,8 +115,13 @@ cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
 
 
 cdef inline void history_cut(Ctx* c, int seat, int x) noexcept nogil:
-    """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key."""
-    cdef int h = c.hist[seat][x] + c.tricks_left * c.tricks_left
+    """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key.
+    Not with two seats: there ties broken by the history took more nodes than ties broken
+    by the card (lowest first), in every game measured."""
+    cdef int h
+    if c.two_sides_of_one:
+        return
+    h = c.hist[seat][x] + c.tricks_left * c.tricks_left
     if h > HIST_CAP:
         h = HIST_CAP
     c.hist[seat][x] = h
@@ -224,7 +237,7 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             y = cheapest(c, b if b else a)
             pts = c.value[x] + c.value[y] + c.trick_bonus
             if (bw >> y) & 1:
-                score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x]
+                score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[y]
             else:               # a lead that wins: the lowest of its suit first (keeps the higher)
                 score = 2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
         keys[n] = sort_key(c, seat, x, score * 65536)

@@ -67,6 +67,7 @@ ctypedef struct Ctx:
     int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
     int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
     int lead_bonus[MAXCARDS]    # what a lead's score adds for the card (order.pxi)
+    int force_bonus[MAXCARDS]   # what a losing lead's score adds for the card that wins it
     uint64_t suit_mask[4]
     uint64_t trump_mask
     int trump
