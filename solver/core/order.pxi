@@ -117,7 +117,7 @@ cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
 cdef inline void history_cut(Ctx* c, int seat, int x) noexcept nogil:
     """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key.
     Not with two seats: there ties broken by the history took more nodes than ties broken
-    by the card (lowest first), in every game measured."""
+    by the card (lowest first), in all but one of the sets and seed ranges measured."""
     cdef int h
     if c.two_sides_of_one:
         return
