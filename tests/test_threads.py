@@ -1,9 +1,11 @@
 """Threads give the same answers as one thread.
 
-``solve(threads=N)`` searches the value with N threads (``stich.search.parallel``: the first
-tricks split, young brothers wait) and scores the legal cards with N engines, all searching
-one table at once (``Engine(share=)``, a seqlock per entry: core/tt.pxi); ``dd_table(threads=N)``
-solves trumps at once, an engine each.  Every answer must be the one a single thread gives:
+``solve(threads=N)`` with every card wanted hands the legal cards out to N engines, each
+card's value searched by one of them and the position's value the best of those; without the
+cards (``with_moves=False``) it searches the value with N threads (``stich.search.parallel``:
+the first tricks split, young brothers wait).  The engines search one table at once
+(``Engine(share=)``, a seqlock per entry: core/tt.pxi); ``dd_table(threads=N)`` solves trumps
+at once, an engine each.  Every answer must be the one a single thread gives:
 totals, the forced outcome, every card's totals, level and optimality, and for the table
 every cell with its node count.  The line is one optimal line, checked by the referee on
 every solve: with one thread the one the table's stored cards lead to; after a value
@@ -211,6 +213,36 @@ def test_ctrl_c_stops_every_thread_of_a_value_search():
     assert result.stopped == "interrupt" and not result.exact
     (low, high), _ = result.bounds
     assert low <= high
+
+
+def test_ctrl_c_while_threads_search_the_cards_keeps_the_cards_found(monkeypatch):
+    """With every card wanted the threads search the cards' values before the position's:
+    Ctrl-C as the third card's search starts (two have come in or are under way) stops the
+    solve, and the cards whose values came in are reported with their exact totals (those of
+    one thread), not thrown away.  (The cards go to threads of their own here: Ctrl-C is
+    simulated in the thread that searches, and the main thread would forget it.)"""
+    import stich.search.solve as solve_module
+    deal = random_deal("schafkopf2", 2, players=2)
+    exact = {m.card: m.totals for m in solve(deal, engine=new_engine(16), threads=1).moves}
+    share_out = solve_module.share_out
+    started = []
+
+    def interrupted_at_the_third_card(workers, items, work, got, **options):
+        def work_then_interrupt(worker, item):
+            started.append(item)
+            if len(started) >= 3:
+                simulate_interrupt()
+            return work(worker, item)
+        return share_out(workers, items, work_then_interrupt, got, caller_works=False)
+
+    monkeypatch.setattr(solve_module, "share_out", interrupted_at_the_third_card)
+    try:
+        result = solve(deal, engine=new_engine(16), threads=2)
+    finally:
+        interrupt_handled()
+    assert result.stopped == "interrupt" and not result.exact
+    found = [m for m in result.moves if m.totals is not None]
+    assert found and all(m.totals == exact[m.card] for m in found)
 
 
 def test_solve_threads_count_the_helpers_nodes():

@@ -82,12 +82,14 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     ``progress(bounds)``: called about four times a second during the value search with each
     side's (low, high) final total proven so far (None where extras make the totals depend
     on the line: Mariage).
-    ``threads``: the value is searched and the legal cards are scored by this many threads
-    at once, each with its own engine searching the one table (``Engine(share=)``; the value
-    by ``stich.search.parallel``); the answer is the same on every run, and for any number
-    of threads above one; where the value was searched by threads the line is chosen in an
-    order of the position alone (``Engine.fixed_order``), so it may be another optimal line
-    than one thread's (node counts add up the threads' and vary from run to run).  With
+    ``threads``: this many threads search at once, each with its own engine searching the
+    one table (``Engine(share=)``): with every card wanted the legal cards are handed out to
+    them, each card's value searched by one thread and the value the best of those; without
+    (``with_moves=False``) the value is searched by all of them (``stich.search.parallel``).
+    The answer is the same on every run, and for any number of threads above one; where the
+    value was searched by threads the line is chosen in an order of the position alone
+    (``Engine.fixed_order``), so it may be another optimal line than one thread's (node
+    counts add up the threads' and vary from run to run).  With
     ``limits`` a solve is one thread's (a budget is one engine's), and so is a position
     whose value one thread finds within ``THREADS_FROM_NODES`` nodes."""
     if objective not in OBJECTIVES:
@@ -120,7 +122,7 @@ def _solve(deal: Deal, position, objective: str, engine: Engine, with_moves: boo
     session = Session(deal, position, engine, keep_tt)
     engine.reset_nodes()
     session.limit(limits)
-    work = _Work(session, position, objective, 1 if limits.any else threads)
+    work = _Work(session, position, objective, 1 if limits.any else threads, with_moves)
     try:
         value = work.value(progress)
     except Stopped as stop:
@@ -185,7 +187,8 @@ class _Work:
     """The steps of one solve, each spending the session's budget: the value, the forced
     outcome, every legal card, the line, and what to report when the budget ran out."""
 
-    def __init__(self, session: Session, position, objective: str, threads: int = 1):
+    def __init__(self, session: Session, position, objective: str, threads: int = 1,
+                 with_moves: bool = False):
         self.session = session
         self.constant = position.rules.constant_sum
         self.ranked = objective == "score"
@@ -200,6 +203,9 @@ class _Work:
         self.helper_nodes = 0           # nodes the helper threads' engines searched
         self.helpers: list[Session] = []    # sessions on engines sharing the solve's table
         self.value_search: ParallelValue | None = None
+        # every card is wanted: with threads the value is the best card's (``_children_first``)
+        self.with_moves = with_moves
+        self.children: dict[int, int] | None = None     # move -> the value after it, searched
 
     @property
     def nodes(self) -> int:
@@ -218,11 +224,71 @@ class _Work:
 
     def value(self, progress) -> int:
         """The position's value under the totals (``progress(bounds)`` between slices); with
-        ``threads``, searched by that many threads (``ParallelValue``)."""
+        ``threads``, searched by that many threads: the cards' values first where every card
+        is wanted (``_children_first``), else the value itself (``ParallelValue``)."""
         shown = None if progress is None else (lambda low, high: progress(self.span(low, high)))
+        if self.threads > 1 and self.with_moves and not self.apart:
+            return self._children_first(shown)
         if self.threads > 1:
             return self._value_in_threads(shown)
         return self.session.limited_value(progress=shown)
+
+    def _children_first(self, progress) -> int:
+        """The value when every card is scored anyway, by ``threads`` threads: each card's
+        exact value after it, the cards handed out to the threads (each the next card not
+        yet taken, the best-ordered first, searched from the best value found so far), the
+        value the best of them.  One thread alone for the first ``THREADS_FROM_NODES``
+        nodes, as without threads.  The cards' values are kept for ``score_moves``."""
+        session = self.session
+        engine = session.engine
+        if THREADS_FROM_NODES > 0:
+            engine.limit(nodes=THREADS_FROM_NODES)
+            try:
+                return session.value()
+            except SearchLimit as stop:
+                if isinstance(stop, SearchInterrupted):
+                    session.stopped = session.stopped or "interrupt"
+                    raise Stopped("interrupt", stop.lo, stop.hi) from None
+            finally:
+                engine.limit()
+        sessions = [session] + self._helper_sessions(self.threads - 1)
+        for s in sessions:
+            s.engine.fixed_order = True         # the line: the same for any number of threads
+        maximiser = session.maximising()
+        lo, hi = session.engine.value_range
+        children: dict[int, int] = {}
+        best: list[int] = []
+        helpers = [s.engine for s in sessions[1:]]
+        before = [e.nodes for e in helpers]
+
+        def work(s: Session, group: list[int]) -> Iterator[tuple[int, int, int]]:
+            with s.after(group[0]) as gain:
+                guess = best[0] - gain if best else None
+                yield group[0], gain, 0 if s.over else s.value(guess)
+
+        def got(done: tuple[int, int, int]) -> None:
+            move, gain, rest = done
+            children[move] = rest
+            value = gain + rest
+            if not best or (value > best[0] if maximiser else value < best[0]):
+                best[:] = [value]
+            if progress is not None:
+                progress(*((best[0], hi) if maximiser else (lo, best[0])))
+
+        try:
+            interrupted = share_out(sessions, session.classes(ordered=True), work, got,
+                                    caller_works=True)
+        except SearchLimit:
+            interrupted = True
+        finally:
+            self.helper_nodes += sum(e.nodes - b for e, b in zip(helpers, before))
+        self.children = children        # those finished: exact even after Ctrl-C
+        if interrupted:
+            session.stopped = session.stopped or "interrupt"
+            if best:
+                lo, hi = (best[0], hi) if maximiser else (lo, best[0])
+            raise Stopped("interrupt", lo, hi)
+        return best[0]
 
     def _helper_sessions(self, count: int) -> list[Session]:
         """``count`` sessions on the solve's position, each on an engine of its own that
@@ -238,7 +304,7 @@ class _Work:
         run to run: the line (and a total read off a line, with extras) is then chosen in
         an order of the position alone (``Engine.fixed_order``), the same on every run and
         for any number of threads."""
-        fixed = self.value_search is not None
+        fixed = self.value_search is not None or self.children is not None
         for session in [self.session, *self.helpers]:
             session.engine.fixed_order = fixed
 
@@ -311,7 +377,7 @@ class _Work:
         pair = session.shown_by(move)
         maximiser = session.maximising()
         with session.after(move) as gain:
-            row = self._child(value, gain, maximiser, session)
+            row = self._child(value, gain, maximiser, session, move)
         if self.apart and row.get("totals") is not None:
             self._score_apart(move, row, session)
         return pair, row
@@ -353,14 +419,20 @@ class _Work:
                    level=f"strokes {self.so_far + child_score:+d} for seat 1")
 
     def _child(self, value: int | None, gain: int, maximiser: bool,
-               session: Session | None = None) -> dict:
+               session: Session | None = None, move: int | None = None) -> dict:
         """The pushed move's totals, optimality and level (or what is proven of them)."""
         session = session or self.session
         rung = self.rung
+        known = None if self.children is None else self.children.get(move)
+        if value is None and known is not None and self.constant:
+            # stopped before the value, but this card's value was found (``_children_first``)
+            return dict(totals=session.final_totals(known), optimal=None)
         try:
             if value is None:
                 raise Stopped(self.stopped or "nodes", *session.engine.value_range)
-            child = session.limited_value(**Session.child_bounds(value, gain, maximiser))
+            bounds = Session.child_bounds(value, gain, maximiser) if known is None else {
+                "guess": known, "at_least": known, "at_most": known}
+            child = session.limited_value(**bounds)
         except Stopped as stop:
             self.stop(stop)
             low, high = gain + stop.lo, gain + stop.hi
