@@ -102,8 +102,9 @@ def leads_in_order(game: str, seed: int):
             engine.pop()
         engine.pop()
         on_pile = bool(tables.under) and tables.under[card] >= 0
-        if takers and not (tables.trump_mask >> min(takers)[2]) & 1:
-            value, rank, _ = min(takers)
+        cheapest = min(takers) if takers else None
+        if cheapest is not None and not (tables.trump_mask >> cheapest[2]) & 1:
+            value, rank, _ = cheapest
             rows.append((tables.value[card], on_pile, tables.value[card] + value, rank))
         else:
             rows.append((tables.value[card], on_pile, None, None))
