@@ -239,18 +239,10 @@ class _Work:
         yet taken, the best-ordered first, searched from the best value found so far), the
         value the best of them.  One thread alone for the first ``THREADS_FROM_NODES``
         nodes, as without threads.  The cards' values are kept for ``score_moves``."""
+        found = self._value_alone_first()
+        if found is not None:
+            return found
         session = self.session
-        engine = session.engine
-        if THREADS_FROM_NODES > 0:
-            engine.limit(nodes=THREADS_FROM_NODES)
-            try:
-                return session.value()
-            except SearchLimit as stop:
-                if isinstance(stop, SearchInterrupted):
-                    session.stopped = session.stopped or "interrupt"
-                    raise Stopped("interrupt", stop.lo, stop.hi) from None
-            finally:
-                engine.limit()
         sessions = [session] + self._helper_sessions(self.threads - 1)
         for s in sessions:
             s.engine.fixed_order = True         # the line: the same for any number of threads
@@ -263,6 +255,7 @@ class _Work:
 
         def work(s: Session, group: list[int]) -> Iterator[tuple[int, int, int]]:
             with s.after(group[0]) as gain:
+                # ``best`` may change in another thread meanwhile: it is only a guess here
                 guess = best[0] - gain if best else None
                 yield group[0], gain, 0 if s.over else s.value(guess)
 
@@ -278,8 +271,6 @@ class _Work:
         try:
             interrupted = share_out(sessions, session.classes(ordered=True), work, got,
                                     caller_works=True)
-        except SearchLimit:
-            interrupted = True
         finally:
             self.helper_nodes += sum(e.nodes - b for e, b in zip(helpers, before))
         self.children = children        # those finished: exact even after Ctrl-C
@@ -289,6 +280,23 @@ class _Work:
                 lo, hi = (best[0], hi) if maximiser else (lo, best[0])
             raise Stopped("interrupt", lo, hi)
         return best[0]
+
+    def _value_alone_first(self) -> int | None:
+        """The value if one thread finds it within ``THREADS_FROM_NODES`` nodes (a small
+        position: no threads started), else None; Ctrl-C: ``Stopped`` with the bounds proven."""
+        if THREADS_FROM_NODES <= 0:
+            return None
+        session = self.session
+        session.engine.limit(nodes=THREADS_FROM_NODES)
+        try:
+            return session.value()
+        except SearchLimit as stop:
+            if isinstance(stop, SearchInterrupted):
+                session.stopped = session.stopped or "interrupt"
+                raise Stopped("interrupt", stop.lo, stop.hi) from None
+            return None
+        finally:
+            session.engine.limit()
 
     def _helper_sessions(self, count: int) -> list[Session]:
         """``count`` sessions on the solve's position, each on an engine of its own that
