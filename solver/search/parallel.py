@@ -360,6 +360,22 @@ class ParallelValue:
                 workers.cancel(task)
 
 
+def value_alone_first(session: Session, nodes: int) -> tuple[int | None, tuple[int | None, int | None]]:
+    """The value of ``session``'s node if its engine alone finds it within ``nodes`` nodes (a
+    small position: no threads are worth starting), else None with the bounds proven by
+    then: (value, (lo, hi)).  ``SearchInterrupted`` (Ctrl-C) is passed on."""
+    engine = session.engine
+    engine.limit(nodes=nodes)
+    try:
+        return session.value(), (None, None)
+    except SearchLimit as stop:
+        if isinstance(stop, SearchInterrupted):
+            raise
+        return None, (stop.lo, stop.hi)
+    finally:
+        engine.limit()
+
+
 def threaded_value(session: Session, helpers: Sequence[Session], alone_first: int = 0,
                    progress: Callable[[int, int], None] | None = None
                    ) -> tuple[int, ParallelValue | None]:
@@ -372,15 +388,9 @@ def threaded_value(session: Session, helpers: Sequence[Session], alone_first: in
     engine = session.engine
     lo = hi = None
     if alone_first > 0:
-        engine.limit(nodes=alone_first)
-        try:
-            return session.value(), None
-        except SearchLimit as stop:
-            if isinstance(stop, SearchInterrupted):
-                raise
-            lo, hi = stop.lo, stop.hi
-        finally:
-            engine.limit()
+        value, (lo, hi) = value_alone_first(session, alone_first)
+        if value is not None:
+            return value, None
     rules = session.root.rules
     search = ParallelValue([engine] + [h.engine for h in helpers[1:]], helpers[0].engine,
                            lambda e: rules.side(e.to_move) == 0)
@@ -388,4 +398,4 @@ def threaded_value(session: Session, helpers: Sequence[Session], alone_first: in
     return search.value(guess, at_least=lo, at_most=hi, progress=progress), search
 
 
-__all__ = ["ParallelValue", "threaded_value"]
+__all__ = ["ParallelValue", "threaded_value", "value_alone_first"]

@@ -26,7 +26,7 @@ from stich.model.cards import in_notation
 from .ladder import possible_rungs
 from .lines import optimal_line
 from .objectives import OBJECTIVES, SolverError, score_objective
-from .parallel import ParallelValue, threaded_value
+from .parallel import ParallelValue, threaded_value, value_alone_first
 from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
@@ -243,15 +243,14 @@ class _Work:
         if found is not None:
             return found
         session = self.session
+        children: dict[int, int] = {}
+        # those that come in: exact even after Ctrl-C; set first, so that the sessions search
+        # in an order of the position alone (``_fix_order``: the same line for any threads)
+        self.children = children
         sessions = [session] + self._helper_sessions(self.threads - 1)
-        for s in sessions:
-            s.engine.fixed_order = True         # the line: the same for any number of threads
         maximiser = session.maximising()
         lo, hi = session.engine.value_range
-        children: dict[int, int] = {}
         best: list[int] = []
-        helpers = [s.engine for s in sessions[1:]]
-        before = [e.nodes for e in helpers]
 
         def work(s: Session, group: list[int]) -> Iterator[tuple[int, int, int]]:
             with s.after(group[0]) as gain:
@@ -268,12 +267,9 @@ class _Work:
             if progress is not None:
                 progress(*((best[0], hi) if maximiser else (lo, best[0])))
 
-        try:
+        with self._helpers_counted(sessions[1:]):
             interrupted = share_out(sessions, session.classes(ordered=True), work, got,
                                     caller_works=True)
-        finally:
-            self.helper_nodes += sum(e.nodes - b for e, b in zip(helpers, before))
-        self.children = children        # those finished: exact even after Ctrl-C
         if interrupted:
             session.stopped = session.stopped or "interrupt"
             if best:
@@ -286,17 +282,20 @@ class _Work:
         position: no threads started), else None; Ctrl-C: ``Stopped`` with the bounds proven."""
         if THREADS_FROM_NODES <= 0:
             return None
-        session = self.session
-        session.engine.limit(nodes=THREADS_FROM_NODES)
         try:
-            return session.value()
-        except SearchLimit as stop:
-            if isinstance(stop, SearchInterrupted):
-                session.stopped = session.stopped or "interrupt"
-                raise Stopped("interrupt", stop.lo, stop.hi) from None
-            return None
+            return value_alone_first(self.session, THREADS_FROM_NODES)[0]
+        except SearchInterrupted as stop:
+            self.session.stopped = self.session.stopped or "interrupt"
+            raise Stopped("interrupt", stop.lo, stop.hi) from None
+
+    @contextmanager
+    def _helpers_counted(self, helpers: list[Session]) -> Iterator[None]:
+        """Add what the helpers' engines search meanwhile to ``helper_nodes``."""
+        before = [h.engine.nodes for h in helpers]
+        try:
+            yield
         finally:
-            session.engine.limit()
+            self.helper_nodes += sum(h.engine.nodes - b for h, b in zip(helpers, before))
 
     def _helper_sessions(self, count: int) -> list[Session]:
         """``count`` sessions on the solve's position, each on an engine of its own that
@@ -397,8 +396,6 @@ class _Work:
         root = self.session
         count = min(self.threads, len(classes))
         sessions = [root] + self._helper_sessions(count - 1)
-        helpers = [s.engine for s in sessions[1:]]
-        before = [e.nodes for e in helpers]
         rows: list = [None] * len(classes)
 
         def work(session: Session, k: int) -> Iterator[tuple[int, Any]]:
@@ -407,10 +404,8 @@ class _Work:
         def got(done: tuple[int, Any]) -> None:
             rows[done[0]] = done[1]
 
-        try:
+        with self._helpers_counted(sessions[1:]):
             interrupted = share_out(sessions, range(len(classes)), work, got, caller_works=True)
-        finally:
-            self.helper_nodes += sum(e.nodes - b for e, b in zip(helpers, before))
         if interrupted:
             raise KeyboardInterrupt
         return rows
@@ -438,9 +433,8 @@ class _Work:
         try:
             if value is None:
                 raise Stopped(self.stopped or "nodes", *session.engine.value_range)
-            bounds = Session.child_bounds(value, gain, maximiser) if known is None else {
-                "guess": known, "at_least": known, "at_most": known}
-            child = session.limited_value(**bounds)
+            child = known if known is not None else session.limited_value(
+                **Session.child_bounds(value, gain, maximiser))
         except Stopped as stop:
             self.stop(stop)
             low, high = gain + stop.lo, gain + stop.hi
