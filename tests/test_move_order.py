@@ -1,7 +1,8 @@
-"""Two rules of the move ordering.  Piles: within what a follow does to the trick, a card lying
+"""Three rules of the move ordering.  Piles: within what a follow does to the trick, a card lying
 on a face-down pile card is tried before one that does not (playing it turns that card up).
 Forcing: of two leads that lose the trick alike, the one the other side must win with the
-higher card of a plain suit is tried first.
+higher card of a plain suit is tried first.  Sure winners last: with two seats, of two cards
+that win the trick alike, the one some card still out could beat is tried first.
 
 The order is read from the engine as the search would try the moves with a cleared history
 and no stored card (``Engine.fixed_order``, ``classes(ordered=True)``); what a follow does to
@@ -21,12 +22,14 @@ from stich.deals.dealing import random_deal
 from stich.search.session import Session
 from stich.search.solve import new_engine
 
-SEEDS = 200
+SEEDS = 300
+TAKE_SEEDS = 1500
 
 
 def played_to_a_lead(game: str, seed: int):
     """A two-handed deal played at random through whole tricks: its tables and an engine at
-    the next lead, ordering as from a cleared history with no stored card."""
+    the next lead, ordering as from a cleared history with no stored card, and the cards
+    played."""
     deal = random_deal(game, seed, players=2)
     position = deal.position()
     tables = compile_position(position)
@@ -34,34 +37,60 @@ def played_to_a_lead(game: str, seed: int):
     Session(deal, position, engine)
     engine.fixed_order = True
     rng = random.Random(seed)
+    played = []
     for _ in range(2 * rng.randrange(6)):
-        engine.push(rng.choice(engine.legal()))
-    return tables, engine, rng
+        played.append(rng.choice(engine.legal()))
+        engine.push(played[-1])
+    return tables, engine, rng, played
+
+
+def beats(tables, y: int, x: int) -> bool:
+    """Whether ``y`` beats ``x`` winning a trick: higher in its suit, or a trump on a plain
+    card (the tables number a suit's cards low to high)."""
+    if tables.suit[y] == tables.suit[x]:
+        return y > x
+    return tables.trump >= 0 and tables.suit[y] == tables.trump
+
+
+def beaten_by_a_card_out(tables, card: int, out: set) -> bool:
+    """Whether some card still out (not played, not the mover's) could beat ``card``."""
+    return any(beats(tables, y, card) for y in out)
+
+
+def cards_in_play(tables, played) -> set:
+    dealt = {x for hand in tables.hand for x in range(64) if hand >> x & 1} | set(tables.stock)
+    return dealt - set(played)
 
 
 @cache                      # read by both tests below
 def follows_in_order(seed: int):
     """A Schafkopf2 deal played at random to a follow: each legal follow's class in search
-    order, with (its value, whether it takes the trick, whether it lies on a pile card)."""
-    tables, engine, rng = played_to_a_lead("schafkopf2", seed)
-    engine.push(rng.choice(engine.legal()))
+    order, with (its value, whether it takes the trick, whether it takes it with a card no card
+    still out could beat, whether it lies on a pile card, its rank in its suit)."""
+    tables, engine, rng, played = played_to_a_lead("schafkopf2", seed)
+    played.append(rng.choice(engine.legal()))
+    engine.push(played[-1])
     follower = engine.to_move
+    hand = {x for x in range(64) if tables.hand[follower] >> x & 1}
+    out = cards_in_play(tables, played) - hand
     rows = []
     for group in engine.classes(ordered=True):
         card = group[0]
         engine.push(card)
         takes = engine.to_move == follower
         engine.pop()
-        rows.append((tables.value[card], takes, tables.under[card] >= 0))
+        sure = takes and not beaten_by_a_card_out(tables, card, out)
+        rows.append((tables.value[card], takes, sure, tables.under[card] >= 0,
+                     rank_in_suit(tables, card)))
     return rows
 
 
 @pytest.mark.parametrize("seed", range(SEEDS))
 def test_a_follow_on_a_pile_card_comes_before_its_like(seed):
     rows = follows_in_order(seed)
-    for i, (value, takes, on_pile) in enumerate(rows):
-        for later_value, later_takes, later_on_pile in rows[i + 1:]:
-            if (value, takes) == (later_value, later_takes):
+    for i, (*kind, on_pile, _) in enumerate(rows):
+        for *later_kind, later_on_pile, _ in rows[i + 1:]:
+            if kind == later_kind:
                 assert on_pile or not later_on_pile, rows
 
 
@@ -70,9 +99,9 @@ def test_the_rule_is_exercised():
     compared = 0
     for seed in range(SEEDS):
         rows = follows_in_order(seed)
-        kinds = {(v, t): set() for v, t, _ in rows}
-        for v, t, p in rows:
-            kinds[(v, t)].add(p)
+        kinds = {(v, t, u): set() for v, t, u, _, _ in rows}
+        for v, t, u, p, _ in rows:
+            kinds[(v, t, u)].add(p)
         compared += sum(1 for piles in kinds.values() if piles == {True, False})
     assert compared >= 20
 
@@ -88,7 +117,7 @@ def leads_in_order(game: str, seed: int):
     """A two-handed deal played at random to a lead: each legal lead's class in search order,
     with (its value, whether it lies on a pile card, and if the other hand can take the trick
     with a plain card as its cheapest: the points of the trick and that card's rank)."""
-    tables, engine, _ = played_to_a_lead(game, seed)
+    tables, engine, _, _ = played_to_a_lead(game, seed)
     leader = engine.to_move
     rows = []
     for group in engine.classes(ordered=True):
@@ -109,6 +138,79 @@ def leads_in_order(game: str, seed: int):
         else:
             rows.append((tables.value[card], on_pile, None, None))
     return rows
+
+
+@cache
+def winning_leads_in_order(game: str, seed: int):
+    """A two-handed deal played at random to a lead: each legal lead that no reply takes, in
+    search order, with (its value, whether it lies on a pile card, the points of the trick
+    with the other hand's cheapest reply, whether some card still out could beat it, its rank
+    in its suit)."""
+    tables, engine, _, played = played_to_a_lead(game, seed)
+    leader = engine.to_move
+    leads = engine.legal()      # at a lead every card held and not face down
+    hand = {x for x in range(64) if tables.hand[leader] >> x & 1} - set(played) | set(leads)
+    out = cards_in_play(tables, played) - hand
+    rows = []
+    for group in engine.classes(ordered=True):
+        card = group[0]
+        engine.push(card)
+        replies = engine.legal()
+        takes = False
+        for reply in replies:
+            engine.push(reply)
+            takes |= engine.to_move != leader
+            engine.pop()
+        engine.pop()
+        if takes:
+            continue
+        cheapest = min(replies, key=lambda y: (tables.value[y], rank_in_suit(tables, y)))
+        on_pile = bool(tables.under) and tables.under[card] >= 0
+        rows.append((tables.value[card], on_pile, tables.value[card] + tables.value[cheapest],
+                     beaten_by_a_card_out(tables, card, out), rank_in_suit(tables, card)))
+    return rows
+
+
+def test_a_winning_lead_some_card_out_could_beat_comes_before_a_sure_winner():
+    """Elfern: of two winning leads alike, the sure one of lower rank is tried last.  (In
+    Schafkopf2 two winning leads alike are all but never ordered otherwise by rank alone.)"""
+    wrong, compared = [], 0
+    for seed in range(LEAD_SEEDS):
+        rows = winning_leads_in_order("elfern", seed)
+        for i, (*kind, beatable, rank) in enumerate(rows):
+            for *later_kind, later_beatable, later_rank in rows[i + 1:]:
+                # only pairs the lower-card-first tie-break alone would order the other way
+                if kind != later_kind or beatable == later_beatable:
+                    continue
+                sure_rank, beatable_rank = (later_rank, rank) if beatable else (rank, later_rank)
+                if sure_rank < beatable_rank:
+                    compared += 1
+                    if later_beatable:
+                        wrong.append((seed, rows))
+    assert not wrong, wrong[:3]
+    assert compared >= 20, "too few winning leads compared for the rule to be tested"
+
+
+def test_a_take_some_card_out_could_beat_comes_before_a_sure_one():
+    """Schafkopf2: a take with a card no card still out could beat counts 8 points less, so of
+    two takes the one that could be beaten comes first unless it is worth 7 points less."""
+    wrong, compared = [], 0
+    for seed in range(TAKE_SEEDS):     # a Schafkopf2 follow seldom has two takes alike
+        rows = follows_in_order(seed)
+        for i, (value, takes, sure, on_pile, rank) in enumerate(rows):
+            for later_value, later_takes, later_sure, later_on_pile, later_rank in rows[i + 1:]:
+                # only pairs the lower-card-first tie-break alone would order the other way
+                if not (takes and later_takes and sure != later_sure and on_pile == later_on_pile):
+                    continue
+                sure_card, beatable_card = ((value, -rank), (later_value, -later_rank)) if sure else (
+                    (later_value, -later_rank), (value, -rank))
+                # pairs the value then the lower card alone would order the other way
+                if beatable_card < sure_card and sure_card[0] - beatable_card[0] <= 6:
+                    compared += 1
+                    if sure:
+                        wrong.append((seed, rows))
+    assert not wrong, wrong[:3]
+    assert compared >= 20, "too few takes compared for the rule to be tested"
 
 
 LEAD_SEEDS = 2000           # a Schafkopf2 hand's cheapest card that takes a lead is mostly a trump

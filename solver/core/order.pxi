@@ -6,6 +6,9 @@
 # played keeps more lines open than one that lies face down.  Of two leads that lose the
 # trick, the one the other side must win with the higher card of a plain suit first: it
 # draws out a card that would win later (making it spend a high trump instead was worse).
+# With two seats, of two cards that win the trick the one some card still out could beat
+# (face down, in the stock, or in the other hand but not playable now) first: a sure winner
+# wins as well later, the other only while its beaters cannot come.
 #
 # A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
 # equal scores lowest card first.  The search takes the largest first (``first_move``) and
@@ -24,6 +27,9 @@ cdef enum:
     FORCE_LEAD = 32         # a losing lead's score per rank of the card that wins the trick,
                             # unless that card is a trump
     FORCE_RANKS = 15        # ... counted up to this rank (so that it stays within the gap)
+    SURE_LEAD = -16         # with two seats, a winning lead's score if no card still out could
+                            # beat it (a sure winner): below the winners of the same points
+    SURE_TAKE = -64         # ... and a follow's that takes the trick with such a card
 
 
 cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
@@ -156,8 +162,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
     ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
-    cdef int n = 0, x, wpos, sel
-    cdef uint64_t beat
+    cdef int n = 0, x, wpos, sel, sure, sure_take
+    cdef uint64_t beat, out
     cdef int* wins
     cdef int* loses
     if not c.use_order:
@@ -176,6 +182,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
         else:
             wins = c.fscore[F_TAKE]
             loses = c.fscore[F_DUCK]
+        out = c.inplay & ~c.hand[seat]
+        sure_take = SURE_TAKE if c.two_sides_of_one else 0
         while moves:
             x = st_ctz(moves)
             moves &= moves - 1
@@ -183,7 +191,9 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                 keys[n] = sort_key(c, seat, x, 1 << 30)
             else:
                 sel = <int> ((beat >> x) & 1)
-                keys[n] = sort_key(c, seat, x, (loses[x] + sel * (wins[x] - loses[x])) * 65536)
+                sure = <int> ((out & beaters(c, x)) == 0)
+                keys[n] = sort_key(c, seat, x, (loses[x] + sel * (wins[x] - loses[x] + sure * sure_take))
+                                   * 65536)
             n += 1
         return n
     if c.order_lead and c.two_sides_of_one:
@@ -208,6 +218,7 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     win the trick the lower card first (with more seats that was worse)."""
     cdef int n = 0, x, y, s, pts, score
     cdef uint64_t p = c.play[c.seat_of[seat + 1]], a, b, bw
+    cdef uint64_t out = c.inplay & ~c.hand[seat]        # every card the leader does not hold
     cdef uint64_t follow[4]
     cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
     for s in range(4):
@@ -238,8 +249,10 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             pts = c.value[x] + c.value[y] + c.trick_bonus
             if (bw >> y) & 1:
                 score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[y]
-            else:               # a lead that wins: the lowest of its suit first (keeps the higher)
-                score = 2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
+            else:               # a lead that wins: the lowest of its suit first (keeps the higher),
+                                    # a sure winner after the others
+                score = (2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
+                         + SURE_LEAD * ((out & bw) == 0))
         keys[n] = sort_key(c, seat, x, score * 65536)
         n += 1
     return n
