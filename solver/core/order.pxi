@@ -2,8 +2,9 @@
 # leads by a one-trick look-ahead (with two seats, of two leads that win the trick the lower
 # first), both after the card the table remembers and, with more than two seats, with the
 # history of cut-offs as a tie-break.  Within what a card does to the trick, a card lying on
-# a face-down pile card comes first: playing it turns that card up, and a card that can be
-# played keeps more lines open than one that lies face down.  Of two leads that lose the
+# a face-down pile card comes first (a duck even before one a few points cheaper): playing
+# it turns that card up, and a card that can be played keeps more lines open than one that
+# lies face down.  Of two leads that lose the
 # trick, the one the other side must win with the higher card of a plain suit first: it
 # draws out a card that would win later (making it spend a high trump instead was worse).
 # With two seats, of two cards that win the trick the one some card still out could beat
@@ -22,6 +23,8 @@ cdef enum:
     HIST_CAP = 65535
     UNCOVER_FOLLOW = 32     # a follow's score for turning up a pile card: less than the
                             # gap between two of the four cases (so only within one)
+    UNCOVER_TAKE = 32       # ... a take's on top (64 in all: eight points at 8 a point)
+    UNCOVER_DUCK = 64       # ... a duck's on top (96 in all: six points at 16 a point)
     UNCOVER_LEAD = 256      # a lead's: above the points of a trick (8 per point), less than
                             # the gap between a lead that wins the trick and one that loses it
     FORCE_LEAD = 32         # a losing lead's score per rank of the card that wins the trick,
@@ -39,7 +42,9 @@ cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
     for x in range(MAXCARDS):
         v = c.value[x]
         r = c.rank[x]
-        c.fscore[F_TAKE][x] = 3000 + 8 * v - r      # take it as cheaply as possible
+        # take it with the card of most points (a trump's count a quarter: a trump of
+        # points is worth keeping), then the lowest
+        c.fscore[F_TAKE][x] = 3000 + (2 if (c.trump_mask >> x) & 1 else 8) * v - r
         c.fscore[F_OVER][x] = 1000 + v
         c.fscore[F_FEED][x] = 2000 + 16 * v - r     # give points to the partner
         c.fscore[F_DUCK][x] = 500 - 16 * v - r      # throw the cheapest
@@ -49,6 +54,8 @@ cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
         if c.uncover[x]:
             for f in range(4):
                 c.fscore[f][x] += UNCOVER_FOLLOW
+            c.fscore[F_TAKE][x] += UNCOVER_TAKE
+            c.fscore[F_DUCK][x] += UNCOVER_DUCK
 
 
 cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
@@ -162,7 +169,7 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
     ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
-    cdef int n = 0, x, wpos, sel, sure, sure_take
+    cdef int n = 0, x, wpos, sel, sure, sure_take, score
     cdef uint64_t beat, out
     cdef int* wins
     cdef int* loses
@@ -192,8 +199,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             else:
                 sel = <int> ((beat >> x) & 1)
                 sure = <int> ((out & beaters(c, x)) == 0)
-                keys[n] = sort_key(c, seat, x, (loses[x] + sel * (wins[x] - loses[x] + sure * sure_take))
-                                   * 65536)
+                score = loses[x] + sel * (wins[x] - loses[x] + sure * sure_take)
+                keys[n] = sort_key(c, seat, x, score * 65536)
             n += 1
         return n
     if c.order_lead and c.two_sides_of_one:
