@@ -4,9 +4,9 @@
 # history of cut-offs as a tie-break.  Within what a card does to the trick, a card lying on
 # a face-down pile card comes first (a duck even before one a few points cheaper): playing
 # it turns that card up, and a card that can be played keeps more lines open than one that
-# lies face down.  Of two leads that lose the
-# trick, the one the other side must win with the higher card of a plain suit first: it
-# draws out a card that would win later (making it spend a high trump instead was worse).
+# lies face down.  Of two leads that lose the trick, the one the other side must win with
+# the higher card of a plain suit first: it draws out a card that would win later (making
+# it spend a high trump instead was worse).
 # With two seats, of two cards that win the trick the one some card still out could beat
 # (face down, in the stock, or in the other hand but not playable now) first: a sure winner
 # wins as well later, the other only while its beaters cannot come.
@@ -256,8 +256,8 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             pts = c.value[x] + c.value[y] + c.trick_bonus
             if (bw >> y) & 1:
                 score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[y]
-            else:               # a lead that wins: the lowest of its suit first (keeps the higher),
-                                    # a sure winner after the others
+            else:   # a lead that wins: the lowest of its suit first (keeps the higher), a
+                    # sure winner after the others
                 score = (2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
                          + SURE_LEAD * ((out & bw) == 0))
         keys[n] = sort_key(c, seat, x, score * 65536)
