@@ -57,8 +57,12 @@ def beaten_by_a_card_out(tables, card: int, out: set) -> bool:
     return any(beats(tables, y, card) for y in out)
 
 
+def cards_of(mask: int) -> set:
+    return {x for x in range(mask.bit_length()) if mask >> x & 1}
+
+
 def cards_in_play(tables, played) -> set:
-    dealt = {x for hand in tables.hand for x in range(64) if hand >> x & 1} | set(tables.stock)
+    dealt = set().union(*(cards_of(hand) for hand in tables.hand)) | set(tables.stock)
     return dealt - set(played)
 
 
@@ -71,8 +75,7 @@ def follows_in_order(seed: int):
     played.append(rng.choice(engine.legal()))
     engine.push(played[-1])
     follower = engine.to_move
-    hand = {x for x in range(64) if tables.hand[follower] >> x & 1}
-    out = cards_in_play(tables, played) - hand
+    out = cards_in_play(tables, played) - cards_of(tables.hand[follower])
     rows = []
     for group in engine.classes(ordered=True):
         card = group[0]
@@ -149,7 +152,7 @@ def winning_leads_in_order(game: str, seed: int):
     tables, engine, _, played = played_to_a_lead(game, seed)
     leader = engine.to_move
     leads = engine.legal()      # at a lead every card held and not face down
-    hand = {x for x in range(64) if tables.hand[leader] >> x & 1} - set(played) | set(leads)
+    hand = cards_of(tables.hand[leader]) - set(played) | set(leads)
     out = cards_in_play(tables, played) - hand
     rows = []
     for group in engine.classes(ordered=True):
@@ -199,7 +202,6 @@ def test_a_take_some_card_out_could_beat_comes_before_a_sure_one():
         rows = follows_in_order(seed)
         for i, (value, takes, sure, on_pile, rank) in enumerate(rows):
             for later_value, later_takes, later_sure, later_on_pile, later_rank in rows[i + 1:]:
-                # only pairs the lower-card-first tie-break alone would order the other way
                 if not (takes and later_takes and sure != later_sure and on_pile == later_on_pile):
                     continue
                 sure_card, beatable_card = ((value, -rank), (later_value, -later_rank)) if sure else (
