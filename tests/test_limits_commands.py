@@ -87,11 +87,11 @@ def test_puzzle_within_limits_states_only_what_is_proven(mode):
 
 def test_cli_puzzle_limit_gives_unknown_and_exit_5():
     code, data = run_json("puzzle", "examples/scharwenzel-ending.toml", "--goal", "tricks>=6",
-                          "--node-limit", "30")
+                          "--node-limit", "15")
     assert code == 5
     assert data["exact"] is False and data["stopped"] == "nodes"
     assert data["verdict"] == "unknown" and data["reachable"] is None
-    text = run("puzzle", "examples/scharwenzel-ending.toml", "--goal", "tricks>=6", "--node-limit", "30")
+    text = run("puzzle", "examples/scharwenzel-ending.toml", "--goal", "tricks>=6", "--node-limit", "15")
     assert text.exit_code == 5 and "PARTIAL ANSWER" in text.output and "unknown" in text.output
 
 
@@ -212,7 +212,7 @@ def test_batch_limit_lines_are_partial_with_bounds(tmp_path):
     out = tmp_path / "r.jsonl"
     exact_out = tmp_path / "exact.jsonl"
     spec = "scharwenzel:6:3"
-    result = run("batch", "--generate", spec, "--out", str(out), "--jobs", "1", "--node-limit", "20000")
+    result = run("batch", "--generate", spec, "--out", str(out), "--jobs", "1", "--node-limit", "6000")
     assert result.exit_code == 5, result.output
     assert "hit the limit" in result.output
     lines = [json.loads(line) for line in out.read_text().splitlines()]
@@ -226,10 +226,10 @@ def test_batch_limit_lines_are_partial_with_bounds(tmp_path):
             assert record["result"]["totals"] == exact[record["id"]]["totals"]
             assert "limits" not in record
         else:
-            assert record["limits"] == {"nodes": 20000, "seconds": None}
+            assert record["limits"] == {"nodes": 6000, "seconds": None}
             assert _inside(record["result"]["bounds"], exact[record["id"]]["totals"])
     # resumed with the same limits: nothing to do; without them: the partial deals are solved
-    again = run("batch", "--generate", spec, "--out", str(out), "--jobs", "1", "--node-limit", "20000")
+    again = run("batch", "--generate", spec, "--out", str(out), "--jobs", "1", "--node-limit", "6000")
     assert again.exit_code == 5 and "0 solved now" in again.output
     full = run("batch", "--generate", spec, "--out", str(out), "--jobs", "1")
     assert full.exit_code == 0, full.output

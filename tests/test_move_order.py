@@ -1,8 +1,10 @@
-"""Three rules of the move ordering.  Piles: within what a follow does to the trick, a card lying
+"""Rules of the move ordering.  Piles: within what a follow does to the trick, a card lying
 on a face-down pile card is tried before one that does not (playing it turns that card up).
 Forcing: of two leads that lose the trick alike, the one the other side must win with the
 higher card of a plain suit is tried first.  Sure winners last: with two seats, of two cards
-that win the trick alike, the one some card still out could beat is tried first.
+that win the trick alike, the one some card still out could beat is tried first, and while a
+stock lasts one a card could beat before the next trick before one only cards deeper in the
+stock could.  With partners: the last seat throws to its partner's trick, lowest first.
 
 The order is read from the engine as the search would try the moves with a cleared history
 and no stored card (``Engine.fixed_order``, ``classes(ordered=True)``); what a follow does to
@@ -266,3 +268,109 @@ def test_with_four_seats_the_history_of_cut_offs_orders_the_moves():
     """The comparison above can tell: with four seats a search's history reorders some follows."""
     assert any(learnt != fixed for learnt, fixed in
                (order_after_a_search("scharwenzel", 4, seed) for seed in range(20)))
+
+
+def last_seats_over_a_partner(seed: int):
+    """A four-hand Scharwenzel deal played at random to the last card of a trick its partner
+    wins so far: the first legal card tried, and for each legal card (whether a card the
+    other side holds could beat it, its rank in its suit, whether it overtakes the partner)."""
+    deal = random_deal("scharwenzel", seed, players=4)
+    position = deal.position()
+    tables = compile_position(position)
+    engine = new_engine(1)
+    Session(deal, position, engine)
+    engine.fixed_order = True
+    rng = random.Random(seed)
+    played: list[int] = []
+    for _ in range(4 * rng.randrange(6) + 3):
+        played.append(rng.choice(engine.legal()))
+        engine.push(played[-1])
+    trick = played[-3:]
+    winner = 0
+    for k in (1, 2):
+        if beats(tables, trick[k], trick[winner]):
+            winner = k
+    if winner != 1:                     # the last seat's partner played the trick's second card
+        return None
+    seat = engine.to_move
+    other = set().union(*(cards_of(tables.hand[s]) for s in range(4) if s % 2 != seat % 2))
+    other -= set(played)
+    rows = {x: (beaten_by_a_card_out(tables, x, other) is False, rank_in_suit(tables, x),
+                beats(tables, x, trick[winner])) for x in engine.legal()}
+    return engine.classes(ordered=True)[0][0], rows
+
+
+def test_the_last_seat_throws_to_its_partners_trick():
+    """Four-hand Scharwenzel, the last card of a trick the partner wins so far: the trick is
+    the side's whatever is played, so the card tried first is the lowest (a card no card of
+    the other side could beat kept for last), whether it overtakes the partner or not."""
+    deal = random_deal("scharwenzel", 1, players=4)
+    assert not any(compile_position(deal.position()).value)     # counted in tricks alone
+    wrong, overtakes = [], 0
+    for seed in range(SEEDS):
+        found = last_seats_over_a_partner(seed)
+        if found is None:
+            continue
+        first, rows = found
+        best = min(row[:2] for row in rows.values())
+        overtakes += any(row[2] for row in rows.values()) and len(rows) > 1
+        if rows[first][:2] != best:
+            wrong.append((seed, first, rows))
+    assert overtakes > 20, "too few positions where the last seat could overtake its partner"
+    assert not wrong, wrong[:3]
+
+
+@cache
+def elfern_winning_leads_by_draw(seed: int):
+    """An Elfern deal played at random through whole tricks to a lead while the stock lasts:
+    each legal lead no reply takes, in search order, with (its value, the points of the
+    trick with the other hand's cheapest reply, whether a card could beat it before the
+    next trick, whether only cards deeper in the stock could, its rank in its suit).  Each
+    trick draws two stock cards; a lead that wins leaves the second to the other hand."""
+    tables, engine, _, played = played_to_a_lead("elfern", seed)
+    drawn = len(played)                 # two a trick, one for each hand
+    if drawn + 2 > len(tables.stock):
+        return []
+    leader = engine.to_move
+    hand = set(engine.legal())          # at a lead every card held
+    deep = set(tables.stock[drawn:]) - {tables.stock[drawn + 1]}
+    out = cards_in_play(tables, played) - hand
+    rows = []
+    for group in engine.classes(ordered=True):
+        card = group[0]
+        engine.push(card)
+        replies = engine.legal()
+        takes = False
+        for reply in replies:
+            engine.push(reply)
+            takes |= engine.to_move != leader
+            engine.pop()
+        engine.pop()
+        if takes:
+            continue
+        cheapest = min(replies, key=lambda y: (tables.value[y], rank_in_suit(tables, y)))
+        near = beaten_by_a_card_out(tables, card, out - deep)
+        rows.append((tables.value[card], tables.value[card] + tables.value[cheapest], near,
+                     not near and beaten_by_a_card_out(tables, card, out),
+                     rank_in_suit(tables, card)))
+    return rows
+
+
+def test_a_winning_lead_beaten_before_the_next_trick_comes_before_one_beaten_only_later():
+    """Elfern while the stock lasts: of two winning leads alike, the one a card could beat
+    before the next trick (in the other hand or its next draw) is tried before the one only
+    cards deeper in the stock could beat, even where the latter is the lower card."""
+    wrong, compared = [], 0
+    for seed in range(SEEDS):
+        rows = elfern_winning_leads_by_draw(seed)
+        for i, early in enumerate(rows):
+            for later in rows[i + 1:]:
+                if early[:2] != later[:2] or early[4] == later[4]:
+                    continue
+                # only pairs the lower card first would put the other way
+                if later[2] and early[3] and early[4] < later[4]:
+                    wrong.append((seed, early, later))
+                elif early[2] and later[3] and early[4] > later[4]:
+                    compared += 1
+    assert compared + len(wrong) >= 5, "too few pairs of such leads"
+    assert not wrong, wrong[:3]

@@ -9,14 +9,21 @@
 # it spend a high trump instead was worse).
 # With two seats, of two cards that win the trick the one some card still out could beat
 # (face down, in the stock, or in the other hand but not playable now) first: a sure winner
-# wins as well later, the other only while its beaters cannot come.
+# wins as well later, the other only while its beaters cannot come.  While a stock lasts, a
+# card whose beaters all lie in the stock below the card the other seat draws next comes
+# between the two: its beaters cannot come with the next draw.
+# With more seats (two sides), a follow reads the seats still to play to the trick: a take
+# counts as one only if no card the other side may still play could beat it, a trick a
+# later partner would surely take counts as the partner's, and the last seat throws
+# to its partner's trick rather than overtake it.  A lead loses score per card the other
+# side may play to it (fewer replies, a smaller tree: DDS weighs a suit's replies alike).
 #
 # A move's place is one 64-bit sort key, ``(score << 6) | (63 - card)``: the larger first,
 # equal scores lowest card first.  The search takes the largest first (``first_move``) and
 # sorts the rest only if that did not cut: most nodes are cut by their first move.
 
 cdef enum:
-    F_TAKE = 0      # a follow that wins the trick from the other side, or as the last card
+    F_TAKE = 0      # a follow that wins the trick from the other side
     F_OVER = 1      # a follow that overtakes the partner's winning card, more cards to come
     F_FEED = 2      # a follow that leaves the trick to the partner
     F_DUCK = 3      # a follow that loses the trick to the other side
@@ -31,7 +38,17 @@ cdef enum:
                             # unless that card is a trump
     FORCE_RANKS = 15        # ... counted up to this rank (so that it stays within the gap)
     SURE_LEAD = -16         # with two seats, a winning lead's score if no card still out could
-                            # beat it (a sure winner): below the winners of the same points
+                            # beat it (a sure winner): below the winners of the same points;
+                            # half as much if only stock cards below the next draw could
+    NOHOLD_TAKE = -1000     # with more seats, a take that a card the other side may still play
+                            # to the trick could beat: below a sure take, above the ducks
+    REPLY_LEAD = 256        # with more seats, a lead's score less this per card the other side
+                            # may play to it (fewer replies, a smaller tree: first); four
+                            # replies outweigh the gap between a winning and a losing lead
+    OWN_WIN = 128           # ... a winning lead's more if its own card wins (half a reply)
+    KEEP_WINNER = -64       # with more seats, a card thrown to a trick (not taking it for the
+                            # other side) that no card of the other side could beat: after
+                            # the others (eight points), kept for a trick of its own
     SURE_TAKE = -64         # ... and a follow's that takes the trick with such a card
 
 
@@ -65,8 +82,20 @@ cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
     cdef int partner = c.side[c.seat_of[c.leader + wpos]] == c.side[seat]
     cdef int last = c.tlen == c.nseats - 1
     if (beaters(c, wcard) >> x) & 1:
-        return c.fscore[F_OVER if partner and not last else F_TAKE][x]
+        return c.fscore[(F_FEED if last else F_OVER) if partner else F_TAKE][x]
     return c.fscore[F_FEED if partner else F_DUCK][x]
+
+
+cdef inline uint64_t near_out(Ctx* c, uint64_t out) noexcept nogil:
+    """The cards of ``out`` that could reach the other seat's hand before the next trick
+    after this one: ``out`` without the stock but its second card, the one the loser of this
+    trick draws (with two seats, the other seat if the card played now wins)."""
+    if c.stock_ptr >= c.stock_len:
+        return out
+    out &= ~c.stock_rest
+    if c.stock_ptr + 1 < c.stock_len:
+        out |= st_bit(c.stock[c.stock_ptr + 1])
+    return out
 
 
 cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
@@ -93,18 +122,36 @@ cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
     return best
 
 
+cdef inline uint64_t opp_after(Ctx* c, int seat, int k, int x) noexcept nogil:
+    """Every card the seats after the ``k``-th of a trick that ``seat`` leads with ``x`` may
+    play to it, of those on the other side than the ``k``-th."""
+    cdef uint64_t t = 0
+    cdef int j, s, me = c.side[c.seat_of[seat + k]]
+    for j in range(k + 1, c.nseats):
+        s = c.seat_of[seat + j]
+        if c.side[s] != me:
+            t |= allowed_after(c, s, x, x)
+    return t
+
+
 cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     """Play the rest of the trick greedily after leading ``x``: opponents beat the winning
     card as cheaply as they can or throw their cheapest card, partners throw points on a
-    trick their side wins.  Winning the trick scores high, losing it low, by its points and
-    then by the rank of the plain card that wins it (the higher, the better for the leader)."""
-    cdef int n = c.nseats, k, s, y, wseat = seat, wcard = x, pts = c.value[x]
-    cdef uint64_t a, b, bw
+    trick their side wins (the last seat) or take it over with the cheapest card no later
+    opponent could beat if the partner's card could be beaten (other seats), else throw
+    their cheapest card.  Winning the trick scores high (a lower card first, its own card
+    winning before the partner's), losing it low, by its points and then by the rank of the
+    plain card that wins it (the higher, the better for the leader); both less
+    ``REPLY_LEAD`` per card the other side may play to the trick."""
+    cdef int n = c.nseats, k, s, y, j, wseat = seat, wcard = x, pts = c.value[x], nopp = 0
+    cdef uint64_t a, b, bw, t
     for k in range(1, n):
         s = c.seat_of[seat + k]
         a = allowed_after(c, s, x, wcard)
         if not a:
             return 0
+        if c.side[s] != c.side[seat]:
+            nopp += st_popcount(a)
         bw = beaters(c, wcard)
         if c.side[s] != c.side[wseat]:
             b = a & bw
@@ -112,15 +159,28 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
         elif k == n - 1:
             y = richest(c, a & ~bw) if a & ~bw else cheapest(c, a)
         else:
-            y = cheapest(c, a)
+            y = -1
+            t = opp_after(c, seat, k, x)
+            if bw & t:      # the partner's card could be beaten: take over with a sure card
+                b = a & bw
+                while b:
+                    j = st_ctz(b)
+                    b &= b - 1
+                    if (beaters(c, j) & t) == 0:
+                        if y < 0 or c.cheap_key[j] * 64 + j < c.cheap_key[y] * 64 + y:
+                            y = j
+            if y < 0:
+                y = cheapest(c, a)
         pts += c.value[y]
         if (bw >> y) & 1:
             wcard = y
             wseat = s
     pts += c.trick_bonus
     if c.side[wseat] == c.side[seat]:
-        return 2048 + 8 * pts - c.value[x] + c.lead_bonus[x]
-    return 1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[wcard]
+        return (2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - REPLY_LEAD * nopp
+                + OWN_WIN * (wcard == x) - c.rank[x])
+    return (1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[wcard]
+            - REPLY_LEAD * nopp)
 
 
 cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
@@ -169,8 +229,8 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
     ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
-    cdef int n = 0, x, wpos, sel, sure, sure_take, score
-    cdef uint64_t beat, out
+    cdef int n = 0, x, wpos, sel, sure, sure_take, score, ours
+    cdef uint64_t beat, out, near, other = 0
     cdef int* wins
     cdef int* loses
     if not c.use_order:
@@ -183,14 +243,20 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     if c.tlen > 0:
         wpos = c.twin[c.tb + c.tlen - 1]
         beat = beaters(c, c.tcard[c.tb + wpos])
-        if c.side[c.seat_of[c.leader + wpos]] == c.side[seat]:
-            wins = c.fscore[F_OVER if c.tlen != c.nseats - 1 else F_TAKE]
+        ours = c.side[c.seat_of[c.leader + wpos]] == c.side[seat]
+        if c.nseats > 2 and c.tlen < c.nseats - 1:
+            return score_follows_many(c, seat, moves, keys, ttmove, beat, ours)
+        if ours:    # (the last seat: its partner's trick whatever it plays)
+            wins = c.fscore[F_OVER if c.tlen != c.nseats - 1 else F_FEED]
             loses = c.fscore[F_FEED]
         else:
             wins = c.fscore[F_TAKE]
             loses = c.fscore[F_DUCK]
         out = c.inplay & ~c.hand[seat]
-        sure_take = SURE_TAKE if c.two_sides_of_one else 0
+        near = near_out(c, out)
+        sure_take = SURE_TAKE // 2 if c.two_sides_of_one else 0
+        if not c.two_sides_of_one:
+            other = other_side(c, seat)
         while moves:
             x = st_ctz(moves)
             moves &= moves - 1
@@ -198,8 +264,11 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                 keys[n] = sort_key(c, seat, x, 1 << 30)
             else:
                 sel = <int> ((beat >> x) & 1)
-                sure = <int> ((out & beaters(c, x)) == 0)
+                sure = (<int> ((out & beaters(c, x)) == 0)
+                        + <int> ((near & beaters(c, x)) == 0))
                 score = loses[x] + sel * (wins[x] - loses[x] + sure * sure_take)
+                if other and (ours or not sel) and (beaters(c, x) & other) == 0:
+                    score += KEEP_WINNER
                 keys[n] = sort_key(c, seat, x, score * 65536)
             n += 1
         return n
@@ -222,10 +291,12 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                                 int ttmove) noexcept nogil:
     """``score_moves`` for leads with two seats, one a side: ``lead_score`` with what the
     other seat may play to each suit worked out once for all the leads, and among leads that
-    win the trick the lower card first (with more seats that was worse)."""
+    win the trick the lower card first (with more seats that was worse), a sure winner after
+    the others."""
     cdef int n = 0, x, y, s, pts, score
     cdef uint64_t p = c.play[c.seat_of[seat + 1]], a, b, bw
     cdef uint64_t out = c.inplay & ~c.hand[seat]        # every card the leader does not hold
+    cdef uint64_t near = near_out(c, out)               # ... but the stock below the next draw
     cdef uint64_t follow[4]
     cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
     for s in range(4):
@@ -257,9 +328,89 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             if (bw >> y) & 1:
                 score = 1024 - 8 * pts - c.value[x] + c.lead_bonus[x] + c.force_bonus[y]
             else:   # a lead that wins: the lowest of its suit first (keeps the higher), a
-                    # sure winner after the others
+                    # sure winner after the others (half as far if sure but for the stock
+                    # below the next draw)
                 score = (2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
-                         + SURE_LEAD * ((out & bw) == 0))
+                         + SURE_LEAD // 2 * (<int> ((out & bw) == 0) + <int> ((near & bw) == 0)))
+        keys[n] = sort_key(c, seat, x, score * 65536)
+        n += 1
+    return n
+
+
+cdef inline uint64_t threat_after(Ctx* c, int seat) noexcept nogil:
+    """Every card the seats after ``seat`` in this trick of the other side may play to it."""
+    cdef uint64_t t = 0
+    cdef int k, s, lead = c.tcard[c.tb]
+    for k in range(c.tlen + 1, c.nseats):
+        s = c.seat_of[c.leader + k]
+        if c.side[s] != c.side[seat]:
+            t |= allowed_after(c, s, lead, lead)
+    return t
+
+
+cdef inline uint64_t other_side(Ctx* c, int seat) noexcept nogil:
+    """Every card the other side than ``seat``'s holds."""
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(c.nseats):
+        if c.side[s] != c.side[seat]:
+            o |= c.hand[s]
+    return o
+
+
+cdef inline int score_follows_many(Ctx* c, int seat, uint64_t moves, int64_t* keys,
+                                   int ttmove, uint64_t beat, int partner) noexcept nogil:
+    """``score_moves`` for a follow with more than two seats and more cards to come.  A card
+    that takes the trick from the other side scores as a take only if no card the other
+    side may still play to it could beat it (a sure take), else below; over a partner's
+    card that could be beaten, a sure take first.  If a later seat is a partner with a
+    card that would take the trick surely, the trick counts as the partner's: cards are
+    thrown to it as to a partner's trick, a sure take of ours among them, before the takes
+    that could be beaten.  A card thrown that no card of the other side could beat comes
+    after the others thrown (``KEEP_WINNER``)."""
+    cdef int n = 0, x, score
+    cdef uint64_t t = threat_after(c, seat)
+    cdef int wcard = c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]]
+    cdef int pw_holds = partner and (beaters(c, wcard) & t) == 0
+    cdef int p, y, k, covered = 0
+    cdef uint64_t m, o = other_side(c, seat)
+    if not pw_holds:
+        # a later partner can beat the trick with a card nothing of the other side still
+        # to come could beat: the trick is as good as the partner's
+        for k in range(c.tlen + 1, c.nseats):
+            p = c.seat_of[c.leader + k]
+            if covered or c.side[p] != c.side[seat]:
+                continue
+            m = allowed_after(c, p, c.tcard[c.tb], wcard) & beaters(c, wcard)
+            while m:
+                y = st_ctz(m)
+                m &= m - 1
+                if (beaters(c, y) & t) == 0:
+                    covered = 1
+                    break
+    while moves:
+        x = st_ctz(moves)
+        moves &= moves - 1
+        if x == ttmove:
+            keys[n] = sort_key(c, seat, x, 1 << 30)
+            n += 1
+            continue
+        if covered:     # a card of ours that takes the trick surely is as good as a feed
+            score = (c.fscore[F_FEED][x] if not (beat >> x) & 1 or (beaters(c, x) & t) == 0
+                     else c.fscore[F_OVER][x])
+        elif (beat >> x) & 1:
+            if (beaters(c, x) & t) == 0 and not pw_holds:
+                score = c.fscore[F_TAKE][x]
+            elif partner:
+                score = c.fscore[F_OVER][x]
+            else:
+                score = c.fscore[F_TAKE][x] + NOHOLD_TAKE + 2 * c.rank[x]
+        elif partner:
+            score = c.fscore[F_FEED][x]
+        else:
+            score = c.fscore[F_DUCK][x]
+        if not (beat >> x) & 1 and (beaters(c, x) & o) == 0:
+            score += KEEP_WINNER
         keys[n] = sort_key(c, seat, x, score * 65536)
         n += 1
     return n
