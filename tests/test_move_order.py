@@ -28,11 +28,10 @@ SEEDS = 300
 TAKE_SEEDS = 1500
 
 
-def played_to_a_lead(game: str, seed: int):
-    """A two-handed deal played at random through whole tricks: its tables and an engine at
-    the next lead, ordering as from a cleared history with no stored card, and the cards
-    played."""
-    deal = random_deal(game, seed, players=2)
+def played_to_a_lead(game: str, seed: int, players: int = 2):
+    """A deal played at random through whole tricks: its tables and an engine at the next
+    lead, ordering as from a cleared history with no stored card, and the cards played."""
+    deal = random_deal(game, seed, players=players)
     position = deal.position()
     tables = compile_position(position)
     engine = new_engine(1)
@@ -40,7 +39,7 @@ def played_to_a_lead(game: str, seed: int):
     engine.fixed_order = True
     rng = random.Random(seed)
     played = []
-    for _ in range(2 * rng.randrange(6)):
+    for _ in range(players * rng.randrange(6)):
         played.append(rng.choice(engine.legal()))
         engine.push(played[-1])
     return tables, engine, rng, played
@@ -145,6 +144,24 @@ def leads_in_order(game: str, seed: int):
     return rows
 
 
+def winning_leads(tables, engine):
+    """Each legal lead's class in search order that no reply takes (the leader leads the next
+    trick whatever the other hand plays), with the other hand's cheapest reply."""
+    leader = engine.to_move
+    for group in engine.classes(ordered=True):
+        card = group[0]
+        engine.push(card)
+        replies = engine.legal()
+        takes = False
+        for reply in replies:
+            engine.push(reply)
+            takes |= engine.to_move != leader
+            engine.pop()
+        engine.pop()
+        if not takes:
+            yield card, min(replies, key=lambda y: (tables.value[y], rank_in_suit(tables, y)))
+
+
 @cache
 def winning_leads_in_order(game: str, seed: int):
     """A two-handed deal played at random to a lead: each legal lead that no reply takes, in
@@ -157,19 +174,7 @@ def winning_leads_in_order(game: str, seed: int):
     hand = cards_of(tables.hand[leader]) - set(played) | set(leads)
     out = cards_in_play(tables, played) - hand
     rows = []
-    for group in engine.classes(ordered=True):
-        card = group[0]
-        engine.push(card)
-        replies = engine.legal()
-        takes = False
-        for reply in replies:
-            engine.push(reply)
-            takes |= engine.to_move != leader
-            engine.pop()
-        engine.pop()
-        if takes:
-            continue
-        cheapest = min(replies, key=lambda y: (tables.value[y], rank_in_suit(tables, y)))
+    for card, cheapest in winning_leads(tables, engine):
         on_pile = bool(tables.under) and tables.under[card] >= 0
         rows.append((tables.value[card], on_pile, tables.value[card] + tables.value[cheapest],
                      beaten_by_a_card_out(tables, card, out), rank_in_suit(tables, card)))
@@ -274,15 +279,8 @@ def last_seats_over_a_partner(seed: int):
     """A four-hand Scharwenzel deal played at random to the last card of a trick its partner
     wins so far: the first legal card tried, and for each legal card (whether a card the
     other side holds could beat it, its rank in its suit, whether it overtakes the partner)."""
-    deal = random_deal("scharwenzel", seed, players=4)
-    position = deal.position()
-    tables = compile_position(position)
-    engine = new_engine(1)
-    Session(deal, position, engine)
-    engine.fixed_order = True
-    rng = random.Random(seed)
-    played: list[int] = []
-    for _ in range(4 * rng.randrange(6) + 3):
+    tables, engine, rng, played = played_to_a_lead("scharwenzel", seed, players=4)
+    for _ in range(3):
         played.append(rng.choice(engine.legal()))
         engine.push(played[-1])
     trick = played[-3:]
@@ -331,24 +329,11 @@ def elfern_winning_leads_by_draw(seed: int):
     drawn = len(played)                 # two a trick, one for each hand
     if drawn + 2 > len(tables.stock):
         return []
-    leader = engine.to_move
     hand = set(engine.legal())          # at a lead every card held
     deep = set(tables.stock[drawn:]) - {tables.stock[drawn + 1]}
     out = cards_in_play(tables, played) - hand
     rows = []
-    for group in engine.classes(ordered=True):
-        card = group[0]
-        engine.push(card)
-        replies = engine.legal()
-        takes = False
-        for reply in replies:
-            engine.push(reply)
-            takes |= engine.to_move != leader
-            engine.pop()
-        engine.pop()
-        if takes:
-            continue
-        cheapest = min(replies, key=lambda y: (tables.value[y], rank_in_suit(tables, y)))
+    for card, cheapest in winning_leads(tables, engine):
         near = beaten_by_a_card_out(tables, card, out - deep)
         rows.append((tables.value[card], tables.value[card] + tables.value[cheapest], near,
                      not near and beaten_by_a_card_out(tables, card, out),

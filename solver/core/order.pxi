@@ -53,8 +53,8 @@ cdef enum:
 
 
 cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
-    """What each card scores as a follow in each of the four cases (``follow_score``), and
-    what it adds to a lead's score (``lead_bonus``)."""
+    """What each card scores as a follow in each of the four cases (``fscore``, read by
+    ``score_moves``), and what it adds to a lead's score (``lead_bonus``)."""
     cdef int x, v, r, f
     for x in range(MAXCARDS):
         v = c.value[x]
@@ -73,17 +73,6 @@ cdef inline void setup_follow_scores(Ctx* c) noexcept nogil:
                 c.fscore[f][x] += UNCOVER_FOLLOW
             c.fscore[F_TAKE][x] += UNCOVER_TAKE
             c.fscore[F_DUCK][x] += UNCOVER_DUCK
-
-
-cdef inline int follow_score(Ctx* c, int seat, int x) noexcept nogil:
-    """How promising it is to play ``x`` to the trick in progress (bigger first)."""
-    cdef int wpos = c.twin[c.tb + c.tlen - 1]
-    cdef int wcard = c.tcard[c.tb + wpos]
-    cdef int partner = c.side[c.seat_of[c.leader + wpos]] == c.side[seat]
-    cdef int last = c.tlen == c.nseats - 1
-    if (beaters(c, wcard) >> x) & 1:
-        return c.fscore[(F_FEED if last else F_OVER) if partner else F_TAKE][x]
-    return c.fscore[F_FEED if partner else F_DUCK][x]
 
 
 cdef inline uint64_t near_out(Ctx* c, uint64_t out) noexcept nogil:
@@ -122,15 +111,15 @@ cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
     return best
 
 
-cdef inline uint64_t opp_after(Ctx* c, int seat, int k, int x) noexcept nogil:
-    """Every card the seats after the ``k``-th of a trick that ``seat`` leads with ``x`` may
-    play to it, of those on the other side than the ``k``-th."""
+cdef inline uint64_t later_cards(Ctx* c, int leader, int pos, int side, int lead) noexcept nogil:
+    """Every card the seats after the ``pos``-th of a trick ``leader`` leads with ``lead``
+    may play to it, of those not on ``side``."""
     cdef uint64_t t = 0
-    cdef int j, s, me = c.side[c.seat_of[seat + k]]
-    for j in range(k + 1, c.nseats):
-        s = c.seat_of[seat + j]
-        if c.side[s] != me:
-            t |= allowed_after(c, s, x, x)
+    cdef int j, s
+    for j in range(pos + 1, c.nseats):
+        s = c.seat_of[leader + j]
+        if c.side[s] != side:
+            t |= allowed_after(c, s, lead, lead)
     return t
 
 
@@ -160,7 +149,7 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
             y = richest(c, a & ~bw) if a & ~bw else cheapest(c, a)
         else:
             y = -1
-            t = opp_after(c, seat, k, x)
+            t = later_cards(c, seat, k, c.side[s], x)
             if bw & t:      # the partner's card could be beaten: take over with a sure card
                 b = a & bw
                 while b:
@@ -227,7 +216,7 @@ cdef inline int order_fixed(Ctx* c, int seat, uint64_t moves, int* out) noexcept
 cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                             int ttmove) noexcept nogil:
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
-    ``ttmove`` first, then follows by ``follow_score`` and leads by ``lead_score`` (with
+    ``ttmove`` first, then follows by ``fscore`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
     cdef int n = 0, x, wpos, sel, sure, sure_take, score, ours
     cdef uint64_t beat, out, near, other = 0
@@ -337,17 +326,6 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     return n
 
 
-cdef inline uint64_t threat_after(Ctx* c, int seat) noexcept nogil:
-    """Every card the seats after ``seat`` in this trick of the other side may play to it."""
-    cdef uint64_t t = 0
-    cdef int k, s, lead = c.tcard[c.tb]
-    for k in range(c.tlen + 1, c.nseats):
-        s = c.seat_of[c.leader + k]
-        if c.side[s] != c.side[seat]:
-            t |= allowed_after(c, s, lead, lead)
-    return t
-
-
 cdef inline uint64_t other_side(Ctx* c, int seat) noexcept nogil:
     """Every card the other side than ``seat``'s holds."""
     cdef uint64_t o = 0
@@ -369,7 +347,7 @@ cdef inline int score_follows_many(Ctx* c, int seat, uint64_t moves, int64_t* ke
     that could be beaten.  A card thrown that no card of the other side could beat comes
     after the others thrown (``KEEP_WINNER``)."""
     cdef int n = 0, x, score
-    cdef uint64_t t = threat_after(c, seat)
+    cdef uint64_t t = later_cards(c, c.leader, c.tlen, c.side[seat], c.tcard[c.tb])
     cdef int wcard = c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]]
     cdef int pw_holds = partner and (beaters(c, wcard) & t) == 0
     cdef int p, y, k, covered = 0
