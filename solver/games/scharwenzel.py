@@ -8,6 +8,7 @@ Jacks, and ♣/♠ without their Queen; option ``plain_order`` = A10KQ puts the 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from stich.model.cards import (
@@ -196,19 +197,28 @@ def ladder(position: Position, deal: DealFacts):
     `taken` plus the tricks still to play (8, 6 or 4 in a whole deal)."""
     left = position.tricks_left()
     t0, t1 = tricks_of(position, 0), tricks_of(position, 1)
+    majority = (t0 + t1 + left) // 2 + 1
+    return list(_ladder(left, t0, t1, first_run(position, 0, majority),
+                        first_run(position, 1, majority)))
+
+
+@lru_cache(maxsize=4096)
+def _ladder(left: int, t0: int, t1: int, run0: tuple[str, int], run1: tuple[str, int]) -> tuple[Rung, ...]:
+    """``ladder`` from what it depends on (asked for every card of every solve: the rungs are
+    values, made once)."""
     whole = t0 + t1 + left        # the tricks of this deal: a whole deal, or `taken` plus an ending
     majority = whole // 2 + 1
     rungs = []
     if t1 == 0:
         rungs.append(Rung(6, "tout", 0, Streak(0, left, needs=(whole, whole))))
-    status, need = first_run(position, 0, majority)
+    status, need = run0
     if status == "achieved":
         rungs.append(Rung(5, "win", 0, ALWAYS, "win for the first"))
     elif status == "alive":
         rungs.append(Rung(5, "win", 0, Streak(0, need, needs=(majority, whole)), "win for the first"))
     rungs.append(Rung(4, "win", 0, AtLeast(majority)))
     rungs.append(Rung(3, "bock", None, AtLeast(whole - majority + 1)))
-    status, need = first_run(position, 1, majority)
+    status, need = run1
     if status == "alive":
         rungs.append(Rung(2, "win", 1, Streak(1, need, negate=True, needs=(0, whole - majority))))
     elif status == "dead":
@@ -216,7 +226,7 @@ def ladder(position: Position, deal: DealFacts):
     rungs.append(Rung(1, "win", 1, Streak(1, left, negate=True, needs=(0, 0)) if t0 == 0 else ALWAYS,
                       "win for the first"))
     rungs.append(Rung(0, "tout", 1, ALWAYS))
-    return rungs
+    return tuple(rungs)
 
 
 VIEW = View(other_hands=False, face_down=False, stock=False,

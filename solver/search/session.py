@@ -250,6 +250,8 @@ class Session:
 
     def moves_of(self, line: list[int]) -> list[Move]:
         """Engine moves of a line from the current node as (card, pair shown)."""
+        if not self.tables.pairs:       # no pair to show: the cards alone, nothing to play out
+            return [Move(self.tables.cards[move & 63]) for move in line]
         out = []
         for move in line:
             out.append(self.move_of(move))
