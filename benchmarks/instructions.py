@@ -2,6 +2,7 @@
 
     python benchmarks/instructions.py [REPO]          # REPO: a checkout, default this one
     python benchmarks/instructions.py [REPO] --by-function
+    python benchmarks/instructions.py [REPO] --solves
 
 counts, under ``valgrind --tool=callgrind``, the instructions executed inside
 ``Engine.value`` for the point games' deals of ``stich bench --quick`` (Schafkopf2 both trump
@@ -14,7 +15,10 @@ marked above it (a build with ``-g`` is needed for the lines).  Valgrind 3.19 do
     CFLAGS="-g -mno-avx512f" python setup.py build_ext --inplace --force
 
 (and rebuild normally afterwards).  The counts are the same on every run of the same build.
-``--child`` is the process valgrind runs.
+``--solves`` counts the whole every-card solves of the DDS set (``benchmarks/test_dds.py``'s
+100 four-hand Scharwenzel deals) instead, Python included, and says how much of that is the
+core's: what a small deal's solve spends around the search.  ``--child`` and
+``--solve-child`` are the processes valgrind runs.
 """
 
 from __future__ import annotations
@@ -49,13 +53,66 @@ def child(repo: str) -> None:
     print(f"module {sys.modules['stich'].__file__}")
 
 
+def solve_child(repo: str, count: int) -> None:
+    """Whole every-card solves (``stich.solve``, the totals) of the first ``count`` deals of
+    the DDS set, after one solve that warms everything up."""
+    from versions_worker import import_root
+    sys.path.insert(0, import_root(repo))
+    os.chdir(repo)
+    from benchdata import DDS_SET
+
+    from stich.run.bench import measure_solve
+    from stich.search.solve import new_engine
+    engine = new_engine(64)
+    deals = list(zip(DDS_SET.seeds, DDS_SET.deals()))
+    measure_solve(deals[0][1], engine, deals[0][0], objective="total")
+    solved = deals if count < 0 else deals[:count]
+    nodes = sum(measure_solve(deal, engine, seed, objective="total").nodes for seed, deal in solved)
+    print(f"nodes {nodes}")
+    print(f"solves {len(solved)}")
+
+
+def solves(repo: str) -> None:
+    """Instructions of the DDS set's every-card solves, Python included, split into the
+    core's and the rest (the Python around it): the whole process, less the same process
+    that solves only the warm-up deal."""
+    runs = []
+    for count in (0, -1):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+                                  sys.executable, os.path.abspath(__file__), "--solve-child", repo,
+                                  str(count)], capture_output=True, text=True)
+            collected = re.search(r"Collected : (\d+)", out.stderr)
+            nodes = re.search(r"nodes (\d+)", out.stdout)
+            if not (nodes and collected):
+                sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
+            annotated = subprocess.run(["callgrind_annotate", "--threshold=100", f"{tmp}/cg.out"],
+                                       capture_output=True, text=True).stdout
+            core = sum(int(m.group(1).replace(",", "")) for m in
+                       re.finditer(r"^\s*([\d,]+) .*_search\.cpython", annotated, re.M))
+            solved = int(re.search(r"solves (\d+)", out.stdout).group(1))
+            runs.append((int(collected.group(1)), core, int(nodes.group(1)), solved))
+    (all0, core0, _, _), (all1, core1, nodes, count) = runs
+    whole, core = all1 - all0, core1 - core0
+    print(f"{repo}: {count} every-card solves (four-hand Scharwenzel), {nodes:,} nodes: "
+          f"{whole / 1e6:.1f} M instructions, {core / 1e6:.1f} M in the core "
+          f"({core / nodes:.0f} per node), {(whole - core) / 1e6:.1f} M around it "
+          f"({(whole - core) / count / 1e3:.0f} k per solve)")
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         child(sys.argv[2])
         return
-    args = [a for a in sys.argv[1:] if a != "--by-function"]
-    by_function = len(args) < len(sys.argv) - 1
+    if sys.argv[1:2] == ["--solve-child"]:
+        solve_child(sys.argv[2], int(sys.argv[3]))
+        return
+    args = [a for a in sys.argv[1:] if a not in ("--by-function", "--solves")]
+    by_function = "--by-function" in sys.argv[1:]
     repo = os.path.abspath(args[0] if args else os.path.dirname(os.path.dirname(__file__)))
+    if "--solves" in sys.argv[1:]:
+        solves(repo)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
                               "--collect-atstart=no", "--toggle-collect=*_pw_*Engine_*value",
