@@ -206,7 +206,7 @@ cdef class Engine:
             c.rank[i] = 0
             if 0 <= c.suit[i] < 4 and c.suit_mask[c.suit[i]]:
                 c.rank[i] = i - st_ctz(c.suit_mask[c.suit[i]])
-            c.cheap_key[i] = (c.value[i] << 8) + c.rank[i]
+            c.cheap_key[i] = (((c.value[i] << 8) + c.rank[i]) << 6) + i
         setup_follow_scores(c)
         c.nomerge = t["nomerge"]
 

@@ -89,12 +89,11 @@ cdef inline uint64_t near_out(Ctx* c, uint64_t out) noexcept nogil:
 
 cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
     """The card of ``m`` that gives away least: lowest value, then lowest rank, then the
-    lowest card (one key per card, the least kept without a branch)."""
-    cdef int best = 1 << 30, key, x
+    lowest card (``cheap_key``, the least kept without a branch)."""
+    cdef int best = 1 << 30, key
     while m:
-        x = st_ctz(m)
+        key = c.cheap_key[st_ctz(m)]
         m &= m - 1
-        key = c.cheap_key[x] * 64 + x
         best = key if key < best else best
     return best & 63 if best != (1 << 30) else -1
 
@@ -158,7 +157,7 @@ cdef inline int lead_score(Ctx* c, int seat, int x, Rule* r, const uint64_t* fol
                     j = st_ctz(b)
                     b &= b - 1
                     if (beaters(c, j) & t) == 0:
-                        if y < 0 or c.cheap_key[j] * 64 + j < c.cheap_key[y] * 64 + y:
+                        if y < 0 or c.cheap_key[j] < c.cheap_key[y]:
                             y = j
             if y < 0:
                 y = cheapest(c, a)

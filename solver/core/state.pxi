@@ -66,7 +66,8 @@ ctypedef struct Ctx:
     int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
     uint64_t uncover[MAXCARDS]  # the card beneath it, which playing it turns up (or none)
     int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
-    int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
+    int cheap_key[MAXCARDS]     # value, then rank, then the card (its low 6 bits): what a card
+                                # gives away, one key per card (move ordering)
     int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
     int lead_bonus[MAXCARDS]    # what a lead's score adds for the card (order.pxi)
     int force_bonus[MAXCARDS]   # what a losing lead's score adds for the card that wins it
