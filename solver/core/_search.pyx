@@ -173,13 +173,19 @@ cdef class Engine:
     def _setup_cards(self, dict t):
         """Seats and sides; each card's suit, value and pile (the card beneath, the card on it)."""
         cdef Ctx* c = &self.s.c
-        cdef int i
+        cdef int i, j
         c.nseats = t["seats"]
         for i in range(c.nseats):
             c.side[i] = t["side"][i]
         for i in range(2 * MAXSEATS + 1):
             c.seat_of[i] = i % c.nseats
         c.two_sides_of_one = 1 if c.nseats == 2 and c.side[0] != c.side[1] else 0
+        for i in range(c.nseats):
+            c.nopponents[i] = 0
+            for j in range(c.nseats):
+                if c.side[j] != c.side[i]:
+                    c.opponents[i][c.nopponents[i]] = j
+                    c.nopponents[i] += 1
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
@@ -200,7 +206,7 @@ cdef class Engine:
             c.rank[i] = 0
             if 0 <= c.suit[i] < 4 and c.suit_mask[c.suit[i]]:
                 c.rank[i] = i - st_ctz(c.suit_mask[c.suit[i]])
-            c.cheap_key[i] = (c.value[i] << 8) + c.rank[i]
+            c.cheap_key[i] = (((c.value[i] << 8) + c.rank[i]) << 6) + i
         setup_follow_scores(c)
         c.nomerge = t["nomerge"]
 

@@ -89,12 +89,11 @@ cdef inline uint64_t near_out(Ctx* c, uint64_t out) noexcept nogil:
 
 cdef inline int cheapest(Ctx* c, uint64_t m) noexcept nogil:
     """The card of ``m`` that gives away least: lowest value, then lowest rank, then the
-    lowest card (one key per card, the least kept without a branch)."""
-    cdef int best = 1 << 30, key, x
+    lowest card (``cheap_key``, the least kept without a branch)."""
+    cdef int best = 1 << 30, key
     while m:
-        x = st_ctz(m)
+        key = c.cheap_key[st_ctz(m)]
         m &= m - 1
-        key = c.cheap_key[x] * 64 + x
         best = key if key < best else best
     return best & 63 if best != (1 << 30) else -1
 
@@ -111,19 +110,20 @@ cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
     return best
 
 
-cdef inline uint64_t later_cards(Ctx* c, int leader, int pos, int side, int lead) noexcept nogil:
+cdef inline uint64_t later_cards(Ctx* c, Rule* r, const uint64_t* fol, int leader, int pos,
+                                 int side, int lead) noexcept nogil:
     """Every card the seats after the ``pos``-th of a trick ``leader`` leads with ``lead``
-    may play to it, of those not on ``side``."""
+    may play to it, of those not on ``side`` (``fol[j]``: what the ``j``-th seat of the trick
+    may follow with, ``follow_cards``)."""
     cdef uint64_t t = 0
-    cdef int j, s
+    cdef int j
     for j in range(pos + 1, c.nseats):
-        s = c.seat_of[leader + j]
-        if c.side[s] != side:
-            t |= allowed_after(c, s, lead, lead)
+        if c.side[c.seat_of[leader + j]] != side:
+            t |= beat_if_must(c, r, fol[j], lead)
     return t
 
 
-cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
+cdef inline int lead_score(Ctx* c, int seat, int x, Rule* r, const uint64_t* fol) noexcept nogil:
     """Play the rest of the trick greedily after leading ``x``: opponents beat the winning
     card as cheaply as they can or throw their cheapest card, partners throw points on a
     trick their side wins (the last seat) or take it over with the cheapest card no later
@@ -131,12 +131,13 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
     their cheapest card.  Winning the trick scores high (a lower card first, its own card
     winning before the partner's), losing it low, by its points and then by the rank of the
     plain card that wins it (the higher, the better for the leader); both less
-    ``REPLY_LEAD`` per card the other side may play to the trick."""
+    ``REPLY_LEAD`` per card the other side may play to the trick.  ``fol[k]``: what the
+    ``k``-th seat of the trick may follow ``x``'s suit with (``follow_cards`` under ``r``)."""
     cdef int n = c.nseats, k, s, y, j, wseat = seat, wcard = x, pts = c.value[x], nopp = 0
     cdef uint64_t a, b, bw, t
     for k in range(1, n):
         s = c.seat_of[seat + k]
-        a = allowed_after(c, s, x, wcard)
+        a = beat_if_must(c, r, fol[k], wcard)
         if not a:
             return 0
         if c.side[s] != c.side[seat]:
@@ -149,14 +150,14 @@ cdef inline int lead_score(Ctx* c, int seat, int x) noexcept nogil:
             y = richest(c, a & ~bw) if a & ~bw else cheapest(c, a)
         else:
             y = -1
-            t = later_cards(c, seat, k, c.side[s], x)
+            t = later_cards(c, r, fol, seat, k, c.side[s], x)
             if bw & t:      # the partner's card could be beaten: take over with a sure card
                 b = a & bw
                 while b:
                     j = st_ctz(b)
                     b &= b - 1
                     if (beaters(c, j) & t) == 0:
-                        if y < 0 or c.cheap_key[j] * 64 + j < c.cheap_key[y] * 64 + y:
+                        if y < 0 or c.cheap_key[j] < c.cheap_key[y]:
                             y = j
             if y < 0:
                 y = cheapest(c, a)
@@ -218,10 +219,12 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
     ``ttmove`` first, then follows by ``fscore`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
-    cdef int n = 0, x, wpos, sel, sure, sure_take, score, ours
-    cdef uint64_t beat, out, near, other = 0
+    cdef int n = 0, x, wpos, sel, score, ours, k, suit = -1
+    cdef uint64_t beat, out, near, other
+    cdef uint64_t fol[MAXSEATS]
     cdef int* wins
     cdef int* loses
+    cdef Rule* r
     if not c.use_order:
         while moves:
             x = st_ctz(moves)
@@ -242,10 +245,21 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             wins = c.fscore[F_TAKE]
             loses = c.fscore[F_DUCK]
         out = c.inplay & ~c.hand[seat]
-        near = near_out(c, out)
-        sure_take = SURE_TAKE // 2 if c.two_sides_of_one else 0
-        if not c.two_sides_of_one:
-            other = other_side(c, seat)
+        if c.two_sides_of_one:
+            near = near_out(c, out)
+            while moves:
+                x = st_ctz(moves)
+                moves &= moves - 1
+                if x == ttmove:
+                    keys[n] = sort_key(c, seat, x, 1 << 30)
+                else:
+                    sel = <int> ((beat >> x) & 1)
+                    score = loses[x] + sel * (wins[x] - loses[x] + SURE_TAKE // 2 * unbeaten(
+                        beaters(c, x), out, near))
+                    keys[n] = sort_key(c, seat, x, score * 65536)
+                n += 1
+            return n
+        other = other_side(c, seat)
         while moves:
             x = st_ctz(moves)
             moves &= moves - 1
@@ -253,27 +267,43 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                 keys[n] = sort_key(c, seat, x, 1 << 30)
             else:
                 sel = <int> ((beat >> x) & 1)
-                sure = (<int> ((out & beaters(c, x)) == 0)
-                        + <int> ((near & beaters(c, x)) == 0))
-                score = loses[x] + sel * (wins[x] - loses[x] + sure * sure_take)
+                score = loses[x] + sel * (wins[x] - loses[x])
                 if other and (ours or not sel) and (beaters(c, x) & other) == 0:
                     score += KEEP_WINNER
                 keys[n] = sort_key(c, seat, x, score * 65536)
             n += 1
         return n
-    if c.order_lead and c.two_sides_of_one:
+    if not c.order_lead:
+        while moves:
+            x = st_ctz(moves)
+            moves &= moves - 1
+            keys[n] = sort_key(c, seat, x, 1 << 30 if x == ttmove else 0)
+            n += 1
+        return n
+    if c.two_sides_of_one:
         return score_leads_two(c, seat, moves, keys, ttmove)
+    # with more seats: what each seat may follow with, once for the leads of a suit (the
+    # cards run suit by suit)
+    r = rule_now(c)
     while moves:
         x = st_ctz(moves)
         moves &= moves - 1
         if x == ttmove:
             keys[n] = sort_key(c, seat, x, 1 << 30)
-        elif c.order_lead:
-            keys[n] = sort_key(c, seat, x, lead_score(c, seat, x) * 65536)
         else:
-            keys[n] = sort_key(c, seat, x, 0)
+            if c.suit[x] != suit:
+                suit = c.suit[x]
+                for k in range(1, c.nseats):
+                    fol[k] = follow_cards(c, r, c.play[c.seat_of[seat + k]], suit)
+            keys[n] = sort_key(c, seat, x, lead_score(c, seat, x, r, fol) * 65536)
         n += 1
     return n
+
+
+cdef inline int unbeaten(uint64_t bw, uint64_t out, uint64_t near) noexcept nogil:
+    """How sure a card that wins the trick is (``bw``: its beaters): 2 if no card of ``out``
+    could beat it, 1 if only cards of ``out`` not ``near`` (``near_out``) could, else 0."""
+    return <int> ((out & bw) == 0) + <int> ((near & bw) == 0)
 
 
 cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
@@ -287,16 +317,9 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     cdef uint64_t out = c.inplay & ~c.hand[seat]        # every card the leader does not hold
     cdef uint64_t near = near_out(c, out)               # ... but the stock below the next draw
     cdef uint64_t follow[4]
-    cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+    cdef Rule* r = rule_now(c)
     for s in range(4):
-        a = p
-        if r.follow_suit:
-            b = p & c.suit_mask[s]
-            if b:
-                a = b
-            elif r.must_trump and p & c.trump_mask:
-                a = p & c.trump_mask
-        follow[s] = a
+        follow[s] = follow_cards(c, r, p, s)
     while moves:
         x = st_ctz(moves)
         moves &= moves - 1
@@ -304,10 +327,8 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
             keys[n] = sort_key(c, seat, x, 1 << 30)
             n += 1
             continue
-        a = follow[c.suit[x]]
         bw = beaters(c, x)
-        if r.must_beat and a & bw:
-            a &= bw
+        a = beat_if_must(c, r, follow[c.suit[x]], x)
         if not a:
             score = 0
         else:
@@ -320,7 +341,7 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                     # sure winner after the others (half as far if sure but for the stock
                     # below the next draw)
                 score = (2048 + 8 * pts - c.value[x] + c.lead_bonus[x] - c.rank[x]
-                         + SURE_LEAD // 2 * (<int> ((out & bw) == 0) + <int> ((near & bw) == 0)))
+                         + SURE_LEAD // 2 * unbeaten(bw, out, near))
         keys[n] = sort_key(c, seat, x, score * 65536)
         n += 1
     return n
@@ -329,10 +350,9 @@ cdef inline int score_leads_two(Ctx* c, int seat, uint64_t moves, int64_t* keys,
 cdef inline uint64_t other_side(Ctx* c, int seat) noexcept nogil:
     """Every card the other side than ``seat``'s holds."""
     cdef uint64_t o = 0
-    cdef int s
-    for s in range(c.nseats):
-        if c.side[s] != c.side[seat]:
-            o |= c.hand[s]
+    cdef int k
+    for k in range(c.nopponents[seat]):
+        o |= c.hand[c.opponents[seat][k]]
     return o
 
 
@@ -346,12 +366,15 @@ cdef inline int score_follows_many(Ctx* c, int seat, uint64_t moves, int64_t* ke
     thrown to it as to a partner's trick, a sure take of ours among them, before the takes
     that could be beaten.  A card thrown that no card of the other side could beat comes
     after the others thrown (``KEEP_WINNER``)."""
-    cdef int n = 0, x, score
-    cdef uint64_t t = later_cards(c, c.leader, c.tlen, c.side[seat], c.tcard[c.tb])
-    cdef int wcard = c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]]
-    cdef int pw_holds = partner and (beaters(c, wcard) & t) == 0
-    cdef int p, y, k, covered = 0
-    cdef uint64_t m, o = other_side(c, seat)
+    cdef int n = 0, x, score, p, y, k, covered = 0, pw_holds
+    cdef int lead = c.tcard[c.tb], wcard = c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]]
+    cdef Rule* r = rule_now(c)
+    cdef uint64_t fol[MAXSEATS]     # what each seat still to play may follow with
+    cdef uint64_t m, t, o = other_side(c, seat)
+    for k in range(c.tlen + 1, c.nseats):
+        fol[k] = follow_cards(c, r, c.play[c.seat_of[c.leader + k]], c.suit[lead])
+    t = later_cards(c, r, fol, c.leader, c.tlen, c.side[seat], lead)
+    pw_holds = partner and (beaters(c, wcard) & t) == 0
     if not pw_holds:
         # a later partner can beat the trick with a card nothing of the other side still
         # to come could beat: the trick is as good as the partner's
@@ -359,7 +382,7 @@ cdef inline int score_follows_many(Ctx* c, int seat, uint64_t moves, int64_t* ke
             p = c.seat_of[c.leader + k]
             if covered or c.side[p] != c.side[seat]:
                 continue
-            m = allowed_after(c, p, c.tcard[c.tb], wcard) & beaters(c, wcard)
+            m = beat_if_must(c, r, fol[k], wcard) & beaters(c, wcard)
             while m:
                 y = st_ctz(m)
                 m &= m - 1

@@ -279,7 +279,7 @@ cdef inline uint64_t last_trick_relevance(Ctx* c) noexcept nogil:
 
 cdef inline uint64_t follow_relevance(Ctx* c) noexcept nogil:
     """At a follow under a must-beat rule: the card winning so far."""
-    cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+    cdef Rule* r = rule_now(c)
     if r.must_beat:
         return st_bit(c.tcard[c.tb + c.twin[c.tb + c.tlen - 1]])
     return 0

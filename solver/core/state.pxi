@@ -58,13 +58,16 @@ ctypedef struct Ctx:
     # --- static tables of the game (filled by Engine.setup) ---
     int nseats
     int side[MAXSEATS]
+    int nopponents[MAXSEATS]            # how many seats are of the other side than each seat's,
+    int opponents[MAXSEATS][MAXSEATS]   # and which (``other_side``)
     int suit[MAXCARDS]
     int value[MAXCARDS]
     int under[MAXCARDS]
     int over[MAXCARDS]          # the card lying on it in its pile (-1: none)
     uint64_t uncover[MAXCARDS]  # the card beneath it, which playing it turns up (or none)
     int rank[MAXCARDS]          # places above the lowest card of its suit (move ordering)
-    int cheap_key[MAXCARDS]     # value, then rank: what a card gives away (move ordering)
+    int cheap_key[MAXCARDS]     # value, then rank, then the card (its low 6 bits): what a card
+                                # gives away, one key per card (move ordering)
     int fscore[4][MAXCARDS]     # each card's score as a follow, in four cases (order.pxi)
     int lead_bonus[MAXCARDS]    # what a lead's score adds for the card (order.pxi)
     int force_bonus[MAXCARDS]   # what a losing lead's score adds for the card that wins it
@@ -220,24 +223,41 @@ cdef inline int to_move(Ctx* c) noexcept nogil:
     return c.seat_of[c.leader + c.tlen]
 
 
-cdef inline uint64_t allowed_after(Ctx* c, int seat, int lead, int winning) noexcept nogil:
-    """The cards ``seat`` may play to a trick led with ``lead`` and won so far by ``winning``."""
-    cdef uint64_t p = c.play[seat]
-    cdef uint64_t a = p, f, t
-    cdef Rule* r = &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+cdef inline Rule* rule_now(Ctx* c) noexcept nogil:
+    """The follow rule in force: the stock's while one lasts."""
+    return &c.rule_stock if c.stock_ptr < c.stock_len else &c.rule_main
+
+
+cdef inline uint64_t follow_cards(Ctx* c, Rule* r, uint64_t p, int suit) noexcept nogil:
+    """The cards of ``p`` that ``r`` lets follow a lead of ``suit``, before ``must_beat``
+    (the part that depends on the suit led alone, worked out once for many leads)."""
+    cdef uint64_t f
     if r.follow_suit:
-        f = p & c.suit_mask[c.suit[lead]]
+        f = p & c.suit_mask[suit]
         if f:
-            a = f
-        elif r.must_trump:
-            t = p & c.trump_mask
-            if t:
-                a = t
+            return f
+        if r.must_trump:
+            f = p & c.trump_mask
+            if f:
+                return f
+    return p
+
+
+cdef inline uint64_t beat_if_must(Ctx* c, Rule* r, uint64_t a, int winning) noexcept nogil:
+    """Of the cards ``a`` that may follow, those ``r`` lets be played to a trick won so far
+    by ``winning`` (with ``must_beat``, its beaters if any)."""
+    cdef uint64_t f
     if r.must_beat:
         f = a & beaters(c, winning)
         if f:
-            a = f
+            return f
     return a
+
+
+cdef inline uint64_t allowed_after(Ctx* c, int seat, int lead, int winning) noexcept nogil:
+    """The cards ``seat`` may play to a trick led with ``lead`` and won so far by ``winning``."""
+    cdef Rule* r = rule_now(c)
+    return beat_if_must(c, r, follow_cards(c, r, c.play[seat], c.suit[lead]), winning)
 
 
 cdef inline uint64_t legal_mask(Ctx* c, int seat) noexcept nogil:
