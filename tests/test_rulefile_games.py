@@ -494,3 +494,44 @@ def test_a_layout_that_does_not_fit_the_pack_is_refused(tmp_path, game, changes,
     path = write(tmp_path, "r.toml", text.replace(f'name = "{game}"', 'name = "toy"'))
     one_line_error(cli_run("rules", path), "r.toml", key)
     one_line_error(cli_run("deal", "--game", path), "r.toml", key)
+
+
+# --- partners under a must-beat rule ------------------------------------------------------------
+
+PARTNERS_MUST_BEAT = """
+extends = "einwerfen"
+name = "einwerfen_beat"
+sources = ["[test] Einwerfen with a duty to beat, written for this test"]
+[play]
+must_beat = true
+"""
+
+# Rot trump; seat 1 has led the trump Ace and seat 4 is to play to it: seats 1+3 win the
+# trick (11) whatever seat 4 throws, and seat 1 leads again.  Then his Eichel and Grün Aces
+# are the top cards of their suits and the other side holds no trump, but his partner (seat 3)
+# is void in both and must beat: he ruffs either Ace with his R7 and must lead his S7 into the
+# other side's SK SA, to which seat 1 has to throw his other Ace.  So seats 1+3 take 11 + 11
+# more, not 11 + 22.
+PARTNERS_MUST_BEAT_DEAL = """
+game = "einwerfen_beat.toml"
+trump = "rot"
+leader = 1
+taken = [30, 42]
+play = ["RA E8 R9"]
+
+[hands]
+1 = "RA EA GA"
+2 = "E8 E7 SA"
+3 = "R9 R7 S7"
+4 = "G8 G7 SK"
+"""
+
+
+def test_a_partner_who_must_beat_takes_the_lead_away_from_the_leaders_top_cards(tmp_path):
+    """The leader's top cards are not sure tricks one after the other when a void partner
+    must beat them with a trump and then lead (the same as a duty to trump); worked out in
+    the deal's comment: 30 + 22 against 42 + 26."""
+    write(tmp_path, "einwerfen_beat.toml", PARTNERS_MUST_BEAT)
+    deal = stich.load(write(tmp_path, "ending.toml", PARTNERS_MUST_BEAT_DEAL))
+    result = stich.solve(deal, objective="total")
+    assert result.totals == (52, 68)

@@ -147,8 +147,11 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
                 for s in range(c.nseats):
                     if c.side[s] != lead_side and st_popcount(c.hand[s] & c.trump_mask) > k:
                         drawn = 0
-    if drawn and c.rule_main.must_trump:
-        # a void partner would have to ruff and take the lead away
+    if drawn and (c.rule_main.must_trump or c.rule_main.must_beat
+                  or (c.stock_ptr < c.stock_len
+                      and (c.rule_stock.must_trump or c.rule_stock.must_beat))):
+        # a void partner made to ruff (to trump, or to beat the card led) would take the
+        # lead away
         for s in range(c.nseats):
             if s != c.leader and c.side[s] == lead_side and c.hand[s] & c.trump_mask:
                 drawn = 0
