@@ -535,3 +535,36 @@ def test_a_partner_who_must_beat_takes_the_lead_away_from_the_leaders_top_cards(
     deal = stich.load(write(tmp_path, "ending.toml", PARTNERS_MUST_BEAT_DEAL))
     result = stich.solve(deal, objective="total")
     assert result.totals == (52, 68)
+
+
+FREE_FOLLOW = """
+extends = "einwerfen"
+name = "einwerfen_free"
+sources = ["[test] Einwerfen where nobody must follow suit, written for this test"]
+[play]
+follow = "free"
+"""
+
+# Rot trump, seat 1 to lead his RA and EA, each the top card of its suit; seat 2 holds one
+# trump, lower.  Nobody must follow suit, so seat 2 keeps his R7 under the trump Ace and ruffs
+# the Eichel Ace (or takes it first): seats 1+3 win one Ace's trick, not two.
+FREE_FOLLOW_DEAL = """
+game = "einwerfen_free.toml"
+trump = "rot"
+leader = 1
+taken = [49, 49]
+
+[hands]
+1 = "RA EA"
+2 = "R7 E7"
+3 = "G7 G8"
+4 = "S7 S8"
+"""
+
+
+def test_top_trumps_draw_no_trump_from_a_hand_free_not_to_follow(tmp_path):
+    """Leading top trumps draws the other side's trumps only from hands that must follow
+    suit; worked out in the deal's comment: 49 + 11 each."""
+    write(tmp_path, "einwerfen_free.toml", FREE_FOLLOW)
+    deal = stich.load(write(tmp_path, "ending.toml", FREE_FOLLOW_DEAL))
+    assert stich.solve(deal, objective="total").totals == (60, 60)

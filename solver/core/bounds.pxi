@@ -110,7 +110,8 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
     every other card still out in their suit win when led, one after the other (nobody can
     overtake, so the leader keeps the lead): top trumps always, plain winners once no
     opponent can ruff.  Cashing k top trumps draws every opponent trump when
-    each opponent holds at most k (all playable: not with face-down pile cards).
+    each opponent holds at most k and must follow suit (all playable: not with face-down pile
+    cards).
     ``counted``: per side, the cards its sure points relied on (partition search, part.pxi)."""
     cdef uint64_t trumps[2]
     cdef uint64_t hand_trumps[MAXSEATS]
@@ -140,8 +141,9 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
         # quick tricks of the leader: top trumps first
         top_cards = lead_play & c.trump_mask & above_top(outside & c.trump_mask)
         if trumps[1 - lead_side] | stock_trumps:
-            if c.has_piles or stock_trumps:
-                drawn = 0
+            if (c.has_piles or stock_trumps or not c.rule_main.follow_suit
+                    or (c.stock_ptr < c.stock_len and not c.rule_stock.follow_suit)):
+                drawn = 0       # (a hand free not to follow keeps its trumps)
             else:
                 k = st_popcount(top_cards)
                 for s in range(c.nseats):
