@@ -147,7 +147,7 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
             else:
                 k = st_popcount(top_cards)
                 for s in range(c.nseats):
-                    if c.side[s] != lead_side and st_popcount(c.hand[s] & c.trump_mask) > k:
+                    if c.side[s] != lead_side and st_popcount(hand_trumps[s]) > k:
                         drawn = 0
     if drawn and (c.rule_main.must_trump or c.rule_main.must_beat
                   or (c.stock_ptr < c.stock_len

@@ -110,6 +110,15 @@ cdef inline int richest(Ctx* c, uint64_t m) noexcept nogil:
     return best
 
 
+cdef inline void follow_sets(Ctx* c, Rule* r, int leader, int first, int suit,
+                             uint64_t* fol) noexcept nogil:
+    """``fol[j]`` for the ``j``-th seat of a trick ``leader`` leads, from the ``first``-th on:
+    what it may follow a lead of ``suit`` with under ``r`` (``follow_cards``)."""
+    cdef int j
+    for j in range(first, c.nseats):
+        fol[j] = follow_cards(c, r, c.play[c.seat_of[leader + j]], suit)
+
+
 cdef inline uint64_t later_cards(Ctx* c, Rule* r, const uint64_t* fol, int leader, int pos,
                                  int side, int lead) noexcept nogil:
     """Every card the seats after the ``pos``-th of a trick ``leader`` leads with ``lead``
@@ -219,7 +228,7 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
     ``ttmove`` first, then follows by ``fscore`` and leads by ``lead_score`` (with
     ``order_lead``), each above the history of cut-offs."""
-    cdef int n = 0, x, wpos, sel, score, ours, k, suit = -1
+    cdef int n = 0, x, wpos, sel, score, ours, suit = -1
     cdef uint64_t beat, out, near, other
     cdef uint64_t fol[MAXSEATS]
     cdef int* wins
@@ -293,8 +302,7 @@ cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
         else:
             if c.suit[x] != suit:
                 suit = c.suit[x]
-                for k in range(1, c.nseats):
-                    fol[k] = follow_cards(c, r, c.play[c.seat_of[seat + k]], suit)
+                follow_sets(c, r, seat, 1, suit, fol)
             keys[n] = sort_key(c, seat, x, lead_score(c, seat, x, r, fol) * 65536)
         n += 1
     return n
@@ -371,8 +379,7 @@ cdef inline int score_follows_many(Ctx* c, int seat, uint64_t moves, int64_t* ke
     cdef Rule* r = rule_now(c)
     cdef uint64_t fol[MAXSEATS]     # what each seat still to play may follow with
     cdef uint64_t m, t, o = other_side(c, seat)
-    for k in range(c.tlen + 1, c.nseats):
-        fol[k] = follow_cards(c, r, c.play[c.seat_of[c.leader + k]], c.suit[lead])
+    follow_sets(c, r, c.leader, c.tlen + 1, c.suit[lead], fol)
     t = later_cards(c, r, fol, c.leader, c.tlen, c.side[seat], lead)
     pw_holds = partner and (beaters(c, wcard) & t) == 0
     if not pw_holds:
