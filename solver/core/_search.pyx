@@ -234,12 +234,14 @@ cdef class Engine:
         if len(values) > MAXVC:
             raise ValueError("too many distinct card values")
         c.nvc = len(values)
+        c.valued = 0
         for k, v in enumerate(values):
             c.vc_val[k] = v
             c.vc_mask[k] = 0
             for i in range(MAXCARDS):
                 if c.value[i] == v:
                     c.vc_mask[k] |= st_bit(i)
+            c.valued |= c.vc_mask[k]
 
     def _setup_key_layout(self, bint has_stock):
         """The widths of the canonical key's planes (search.pxi), and whether it may be used."""

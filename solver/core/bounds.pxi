@@ -62,6 +62,18 @@ cdef inline int trump_tricks(uint64_t mine, uint64_t theirs) noexcept nogil:
     return won
 
 
+cdef inline Rule rules_ahead(Ctx* c) noexcept nogil:
+    """What the rules still to apply ask, for bounds that must hold under each: a duty to
+    trump or to beat if any of them has it, following suit only if all ask for it.  The
+    main rule always applies; the stock's applies too while a stock lasts."""
+    cdef Rule r = c.rule_main
+    if c.stock_ptr < c.stock_len:
+        r.follow_suit = r.follow_suit and c.rule_stock.follow_suit
+        r.must_trump = r.must_trump or c.rule_stock.must_trump
+        r.must_beat = r.must_beat or c.rule_stock.must_beat
+    return r
+
+
 cdef inline bint split_tops(Ctx* c) noexcept nogil:
     """Do two trumps above every trump of the other side, in two hands of one side that
     hold three trumps between them, win two tricks (as in DDS's later-tricks bound)?  Both
@@ -73,8 +85,7 @@ cdef inline bint split_tops(Ctx* c) noexcept nogil:
     which cards a hand may play depends on the suit led alone: not with a must-beat rule (the
     card winning the trick decides), nor with face-down cards (a trump beneath cannot be
     played)."""
-    return not (c.has_piles or c.rule_main.must_beat
-                or (c.stock_ptr < c.stock_len and c.rule_stock.must_beat))
+    return not (c.has_piles or rules_ahead(c).must_beat)
 
 
 cdef inline int side_trump_tricks(Ctx* c, uint64_t* trumps, int side, uint64_t theirs,
@@ -103,6 +114,35 @@ cdef inline int side_trump_tricks(Ctx* c, uint64_t* trumps, int side, uint64_t t
     return best
 
 
+cdef inline int least_points(Ctx* c, uint64_t cards, int k) noexcept nogil:
+    """The least that ``k`` of ``cards`` can be worth (the lowest value classes first)."""
+    cdef int i, n, total = 0
+    k -= st_popcount(cards & ~c.valued)         # cards worth nothing
+    i = 0
+    while k > 0 and i < c.nvc:
+        n = st_popcount(cards & c.vc_mask[i])
+        if n > k:
+            n = k
+        total += n * c.vc_val[i]
+        k -= n
+        i += 1
+    return total
+
+
+cdef inline int captured(Ctx* c, int side, int k) noexcept nogil:
+    """The least the other side's cards are worth in ``k`` tricks ``side`` wins: each seat of
+    the other side plays one card to each, of the cards it holds or may still draw.  (In
+    the partition search the bound needs no cards of its own: it depends only on how many
+    cards of each value class each seat holds, which every position of an entry shares.)"""
+    cdef int s, total = 0
+    if k <= 0 or not c.nvc:
+        return 0
+    for s in range(c.nseats):
+        if c.side[s] != side:
+            total += least_points(c, c.hand[s] | c.stock_rest, k)
+    return total
+
+
 cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept nogil:
     """Points each side is sure of at a trick start.  (1) Its trump tricks, whoever leads
     (``side_trump_tricks``); the trumps above every trump the other side holds or could draw
@@ -111,12 +151,14 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
     overtake, so the leader keeps the lead): top trumps always, plain winners once no
     opponent can ruff.  Cashing k top trumps draws every opponent trump when
     each opponent holds at most k and must follow suit (all playable: not with face-down pile
-    cards).
+    cards).  Each trick counted also brings the least the other side's cards in it can be
+    worth (``captured``).
     ``counted``: per side, the cards its sure points relied on (partition search, part.pxi)."""
     cdef uint64_t trumps[2]
     cdef uint64_t hand_trumps[MAXSEATS]
     cdef uint64_t stock_trumps, sure, outside, top_cards, lead_play, theirs, used
     cdef int s, k, best, side, lead_side = c.side[c.leader], drawn = 1, qv
+    cdef Rule ahead = rules_ahead(c)
     sure_pts[0] = 0
     sure_pts[1] = 0
     counted[0] = 0
@@ -136,22 +178,20 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
             best = side_trump_tricks(c, hand_trumps, side, theirs, &used)
             if best:
                 sure = trumps[side] & above_top(theirs)
-                sure_pts[side] = value_sum(c, sure) + best * c.trick_bonus
+                sure_pts[side] = (value_sum(c, sure) + best * c.trick_bonus
+                                  + captured(c, side, best))
                 counted[side] = sure | used
         # quick tricks of the leader: top trumps first
         top_cards = lead_play & c.trump_mask & above_top(outside & c.trump_mask)
         if trumps[1 - lead_side] | stock_trumps:
-            if (c.has_piles or stock_trumps or not c.rule_main.follow_suit
-                    or (c.stock_ptr < c.stock_len and not c.rule_stock.follow_suit)):
+            if c.has_piles or stock_trumps or not ahead.follow_suit:
                 drawn = 0       # (a hand free not to follow keeps its trumps)
             else:
                 k = st_popcount(top_cards)
                 for s in range(c.nseats):
                     if c.side[s] != lead_side and st_popcount(hand_trumps[s]) > k:
                         drawn = 0
-    if drawn and (c.rule_main.must_trump or c.rule_main.must_beat
-                  or (c.stock_ptr < c.stock_len
-                      and (c.rule_stock.must_trump or c.rule_stock.must_beat))):
+    if drawn and (ahead.must_trump or ahead.must_beat):
         # a void partner made to ruff (to trump, or to beat the card led) would take the
         # lead away
         for s in range(c.nseats):
@@ -162,7 +202,8 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
             if s != c.trump:
                 top_cards |= lead_play & c.suit_mask[s] & above_top(outside & c.suit_mask[s])
     if top_cards:
-        qv = value_sum(c, top_cards) + st_popcount(top_cards) * c.trick_bonus
+        k = st_popcount(top_cards)
+        qv = value_sum(c, top_cards) + k * c.trick_bonus + captured(c, lead_side, k)
         if qv > sure_pts[lead_side]:
             sure_pts[lead_side] = qv
             counted[lead_side] = top_cards

@@ -111,6 +111,7 @@ ctypedef struct Ctx:
     int nvc                     # value classes: sum of values = sum vc_val * popcount
     int vc_val[MAXVC]
     uint64_t vc_mask[MAXVC]
+    uint64_t valued             # every card of some value class (worth more than nothing)
     uint64_t vc_plane[4]        # bit b of (value class + 1), card by card: canonical keys
     # --- dynamic state ---
     uint64_t hand[MAXSEATS]     # every card a seat holds (face-down pile cards included)
