@@ -23,6 +23,7 @@ core's: what a small deal's solve spends around the search.  ``--child`` and
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -72,6 +73,18 @@ def solve_child(repo: str, count: int) -> None:
     print(f"solves {len(solved)}")
 
 
+def callgrind(tmp: str, child_args: list[str], options: tuple[str, ...] = ()) -> tuple[str, int]:
+    """Run this script's ``child_args`` under callgrind (profile in ``tmp``): the child's output
+    and the instructions collected.  Exits with valgrind's last lines if it failed."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+                          *options, sys.executable, os.path.abspath(__file__), *child_args],
+                         capture_output=True, text=True)
+    collected = re.search(r"Collected : (\d+)", out.stderr)
+    if not (collected and re.search(r"nodes (\d+)", out.stdout)):
+        sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
+    return out.stdout, int(collected.group(1))
+
+
 def solves(repo: str) -> None:
     """Instructions of the DDS set's every-card solves, Python included, split into the
     core's and the rest (the Python around it): the whole process, less the same process
@@ -79,25 +92,33 @@ def solves(repo: str) -> None:
     runs = []
     for count in (0, -1):
         with tempfile.TemporaryDirectory() as tmp:
-            out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
-                                  sys.executable, os.path.abspath(__file__), "--solve-child", repo,
-                                  str(count)], capture_output=True, text=True)
-            collected = re.search(r"Collected : (\d+)", out.stderr)
-            nodes = re.search(r"nodes (\d+)", out.stdout)
-            if not (nodes and collected):
-                sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
+            stdout, collected = callgrind(tmp, ["--solve-child", repo, str(count)])
             annotated = subprocess.run(["callgrind_annotate", "--threshold=100", f"{tmp}/cg.out"],
                                        capture_output=True, text=True).stdout
             core = sum(int(m.group(1).replace(",", "")) for m in
                        re.finditer(r"^\s*([\d,]+) .*_search\.cpython", annotated, re.M))
-            solved = int(re.search(r"solves (\d+)", out.stdout).group(1))
-            runs.append((int(collected.group(1)), core, int(nodes.group(1)), solved))
+            nodes = int(re.search(r"nodes (\d+)", stdout).group(1))
+            solved = int(re.search(r"solves (\d+)", stdout).group(1))
+            runs.append((collected, core, nodes, solved))
     (all0, core0, _, _), (all1, core1, nodes, count) = runs
     whole, core = all1 - all0, core1 - core0
     print(f"{repo}: {count} every-card solves (four-hand Scharwenzel), {nodes:,} nodes: "
           f"{whole / 1e6:.1f} M instructions, {core / 1e6:.1f} M in the core "
           f"({core / nodes:.0f} per node), {(whole - core) / 1e6:.1f} M around it "
           f"({(whole - core) / count / 1e3:.0f} k per solve)")
+
+
+def per_node(repo: str, by_function: bool) -> None:
+    """Instructions inside ``Engine.value`` for the quick bench's point-game deals, per node."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stdout, collected = callgrind(tmp, ["--child", repo],
+                                      ("--collect-atstart=no", "--toggle-collect=*_pw_*Engine_*value"))
+        n = int(re.search(r"nodes (\d+)", stdout).group(1))
+        module = re.search(r"module (.*)", stdout)
+        print(f"{repo} ({module.group(1) if module else '?'}): {collected / 1e9:.3f} G instructions, "
+              f"{n:,} nodes, {collected / n:.0f} instructions per node")
+        if by_function:
+            print_by_function(f"{tmp}/cg.out", repo, n, collected)
 
 
 def main() -> None:
@@ -107,27 +128,19 @@ def main() -> None:
     if sys.argv[1:2] == ["--solve-child"]:
         solve_child(sys.argv[2], int(sys.argv[3]))
         return
-    args = [a for a in sys.argv[1:] if a not in ("--by-function", "--solves")]
-    by_function = "--by-function" in sys.argv[1:]
-    repo = os.path.abspath(args[0] if args else os.path.dirname(os.path.dirname(__file__)))
-    if "--solves" in sys.argv[1:]:
+    parser = argparse.ArgumentParser(description="Instructions per node under callgrind.",
+                                     epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("repo", nargs="?", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        help="a checkout (default: this one)")
+    parser.add_argument("--by-function", action="store_true", help="where the instructions go")
+    parser.add_argument("--solves", action="store_true",
+                        help="the DDS set's every-card solves, core and the Python around it")
+    args = parser.parse_args()
+    repo = os.path.abspath(args.repo)
+    if args.solves:
         solves(repo)
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
-                              "--collect-atstart=no", "--toggle-collect=*_pw_*Engine_*value",
-                              sys.executable, os.path.abspath(__file__), "--child", repo],
-                             capture_output=True, text=True)
-        nodes = re.search(r"nodes (\d+)", out.stdout)
-        collected = re.search(r"Collected : (\d+)", out.stderr)
-        if not (nodes and collected):
-            sys.exit(f"callgrind failed:\n{out.stderr[-2000:]}")
-        n, i = int(nodes.group(1)), int(collected.group(1))
-        module = re.search(r"module (.*)", out.stdout)
-        print(f"{repo} ({module.group(1) if module else '?'}): {i / 1e9:.3f} G instructions, {n:,} nodes, "
-              f"{i / n:.0f} instructions per node")
-        if by_function:
-            print_by_function(f"{tmp}/cg.out", repo, n, i)
+    else:
+        per_node(repo, args.by_function)
 
 
 C_SOURCE = "solver/core/_search.c"
