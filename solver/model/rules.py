@@ -128,10 +128,12 @@ class RuleSet:
         if not trick:
             return list(options), ()
         rule = self.stock_follow if stock_phase else self.follow
-        led = self.effective_suit[trick[0]]
-        allowed, duties = list(options), tuple[str, ...]()
+        suit_of = self.effective_suit
+        led = suit_of[trick[0]]
+        allowed: list[Card] = list(options)
+        duties: tuple[str, ...] = ()
         if rule.follow_suit:
-            same = [c for c in options if self.effective_suit[c] == led]
+            same = [c for c in options if suit_of[c] == led]
             if same:
                 allowed, duties = same, ("follow",)
             elif rule.must_trump and self.trump is not None:
