@@ -247,8 +247,8 @@ class Position:
         return record
 
     def copy(self) -> Position:
-        return Position(self.rules, [list(h) for h in self.hands],
-                        [[list(p) for p in piles] for piles in self.piles], list(self.stock),
+        return Position(self.rules, list(map(list, self.hands)),
+                        [list(map(list, piles)) for piles in self.piles], list(self.stock),
                         self.leader, list(self.points), list(self.tricks_won), list(self.trick),
                         list(self.history), self.notation, list(self.prior_tricks), self.shown,
                         self.showing, list(self.bonus))
