@@ -83,7 +83,7 @@ class _Pack(NamedTuple):
     """What the rules alone decide: the card order and the per-card arrays (the cards
     themselves are taken from each deal's own rules: equal, but maybe not the same objects)."""
 
-    index: dict[Card, int]
+    bit_index: dict[Card, int]            # card -> its index
     bit: dict[Card, int]                  # card -> 1 << its index
     suit: list[int]
     value: list[int]
@@ -137,7 +137,7 @@ def compile_position(position: Position) -> Tables:
     """Flatten ``position`` (any point of play, mid-trick included) for the core."""
     rules = position.rules
     pack = _pack(rules)
-    index, bit = pack.index, pack.bit.__getitem__
+    index, bit = pack.bit_index, pack.bit.__getitem__
     n = rules.seats
     under = [-1] * MAX_CARDS
     hand, playable = [], []

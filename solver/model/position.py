@@ -203,8 +203,12 @@ class Position:
         """Play a card for the seat to move, at a lead maybe showing ``pair`` (the pair
         bonus); returns the trick record if it completed one.  ``check=False`` skips the
         legality checks, for moves the engine already checked."""
-        if check and not (self.is_legal(card) and (pair is None or self.why_cannot_show(pair) is None)):
-            raise IllegalMove(self.why_illegal(card) or self.why_cannot_show(pair))
+        if check:
+            reason = None if self.is_legal(card) else self.why_illegal(card)
+            if reason is None and pair is not None:
+                reason = self.why_cannot_show(pair)
+            if reason is not None:
+                raise IllegalMove(reason)
         rules, trick = self.rules, self.trick
         seat = (self.leader + len(trick)) % rules.seats
         if pair is not None:
