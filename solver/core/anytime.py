@@ -78,6 +78,7 @@ class Budget:
         self.limits = limits
         self.started_nodes = engine.nodes
         self.deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+        self.unlimited = not limits.any
 
     def _nodes_left(self) -> int | None:
         if self.limits.nodes is None:
@@ -90,6 +91,9 @@ class Budget:
     def _arm(self, sliced: bool) -> None:
         """Set the engine's limit for the next search or slice of one (``Stopped`` if
         nothing is left)."""
+        if self.unlimited and not sliced:       # nothing to run out: only lift any old limit
+            self.engine.limit()
+            return
         reason = self._why()
         if reason:
             raise Stopped(reason, *self.engine.value_range)

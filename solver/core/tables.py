@@ -9,6 +9,8 @@ module is the only place that knows both the card objects and the bit numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import NamedTuple
 
 from stich.model.cards import Card
 from stich.model.position import Position
@@ -51,11 +53,15 @@ class Tables:
     tag: int = 0
 
     def as_dict(self) -> dict:
-        return {name: getattr(self, name) for name in (
-            "seats", "side", "suit", "value", "under", "suit_mask", "trump", "trump_mask",
-            "rule_main", "rule_stock", "trick_bonus", "last_bonus", "stock_layout", "hand",
-            "playable", "stock", "leader", "trick", "nomerge", "beat_by", "pairs", "run", "goal", "goal_points",
-            "tag")}
+        """What ``Engine.setup`` reads: every field but the cards."""
+        return dict(zip(_CORE_FIELDS, _core_values(self)))
+
+
+_CORE_FIELDS = ("seats", "side", "suit", "value", "under", "suit_mask", "trump", "trump_mask",
+                "rule_main", "rule_stock", "trick_bonus", "last_bonus", "stock_layout", "hand",
+                "playable", "stock", "leader", "trick", "nomerge", "beat_by", "pairs", "run", "goal",
+                "goal_points", "tag")
+_core_values = attrgetter(*_CORE_FIELDS)
 
 
 def _rule(rule: FollowRule) -> tuple[int, int, int]:
@@ -73,39 +79,79 @@ def card_order(rules: RuleSet) -> list[Card]:
     return order
 
 
-def compile_position(position: Position) -> Tables:
-    """Flatten ``position`` (any point of play, mid-trick included) for the core."""
-    rules = position.rules
+class _Pack(NamedTuple):
+    """What the rules alone decide: the card order and the per-card arrays (the cards
+    themselves are taken from each deal's own rules: equal, but maybe not the same objects)."""
+
+    bit_index: dict[Card, int]            # card -> its index
+    bit: dict[Card, int]                  # card -> 1 << its index
+    suit: list[int]
+    value: list[int]
+    suit_mask: list[int]
+    beat_by: list[int]
+    nomerge: int
+
+
+_PACKS: dict[tuple, _Pack] = {}
+_MAX_PACKS = 256
+
+
+def _pack(rules: RuleSet) -> _Pack:
+    """The rules' ``_Pack``, made once for every deal with the same pack, suits, values
+    and beat rule (each deal builds its own ``RuleSet``, so they are looked up by what
+    they hold); the caller copies the lists it hands on."""
+    key = (rules.trump, rules.trumps, tuple(rules.plain.items()), tuple(rules.values.items()),
+           rules.beat)
+    pack = _PACKS.get(key)
+    if pack is None:
+        if len(_PACKS) >= _MAX_PACKS:
+            _PACKS.clear()
+        pack = _PACKS[key] = _make_pack(rules)
+    return pack
+
+
+def _make_pack(rules: RuleSet) -> _Pack:
     cards = card_order(rules)
     index = {card: i for i, card in enumerate(cards)}
-    n = rules.seats
     suit = [0] * MAX_CARDS
     value = [0] * MAX_CARDS
-    under = [-1] * MAX_CARDS
     suit_mask = [0, 0, 0, 0]
     for card, i in index.items():
         s = rules.effective_suit[card]
         suit[i] = s
         value[i] = rules.values[card]
         suit_mask[s] |= 1 << i
-    hand, playable = [], []
-    for seat in range(n):
-        held = position.held(seat)
-        hand.append(sum(1 << index[c] for c in held))
-        playable.append(sum(1 << index[c] for c in position.playable(seat)))
-        for pile in position.piles[seat]:           # empty unless the layout has piles
-            for below, above in zip(pile, pile[1:]):
-                under[index[above]] = index[below]
-    trump = rules.trump if rules.trump is not None else -1
     beat_by = [0] * MAX_CARDS
     if rules.beat == NEXT_HIGHER:       # each card is beaten only by the next higher of its suit
         for card, i in index.items():
             higher = cards[i + 1] if i + 1 < len(cards) else None
             if higher is not None and rules.effective_suit[higher] == rules.effective_suit[card]:
                 beat_by[i] = 1 << (i + 1)
+    # with a beat table neighbours are not equivalent: no merging, no canonical keys
+    nomerge = (1 << len(cards)) - 1 if rules.beat == NEXT_HIGHER else 0
+    return _Pack(index, {card: 1 << i for card, i in index.items()}, suit, value,
+                 suit_mask, beat_by if rules.beat == NEXT_HIGHER else [], nomerge)
+
+
+def compile_position(position: Position) -> Tables:
+    """Flatten ``position`` (any point of play, mid-trick included) for the core."""
+    rules = position.rules
+    pack = _pack(rules)
+    index, bit = pack.bit_index, pack.bit.__getitem__
+    n = rules.seats
+    under = [-1] * MAX_CARDS
+    hand, playable = [], []
+    for seat in range(n):
+        hand.append(sum(map(bit, position.held(seat))))
+        playable.append(sum(map(bit, position.playable(seat))))
+        for pile in position.piles[seat]:           # empty unless the layout has piles
+            for below, above in zip(pile, pile[1:]):
+                under[index[above]] = index[below]
+    trump = rules.trump if rules.trump is not None else -1
+    suit_mask = list(pack.suit_mask)
     tables = Tables(
-        cards=cards, index=index, seats=n, side=[rules.side(s) for s in range(n)],
-        suit=suit, value=value, under=under, suit_mask=suit_mask, trump=trump,
+        cards=card_order(rules), index=dict(index), seats=n, side=[rules.side(s) for s in range(n)],
+        suit=list(pack.suit), value=list(pack.value), under=under, suit_mask=suit_mask, trump=trump,
         trump_mask=suit_mask[trump] if trump >= 0 else 0,
         rule_main=_rule(rules.follow), rule_stock=_rule(rules.stock_follow),
         trick_bonus=rules.trick_bonus, last_bonus=rules.last_trick_bonus,
@@ -114,10 +160,7 @@ def compile_position(position: Position) -> Tables:
         leader=position.leader, trick=[index[c] for c in position.trick],
         pairs=[(index[a], index[b], worth) for a, b, worth in rules.pairs],
         run=rules.run_bonus, goal=goal_table(position), goal_points=position.points[0],
-        # with a beat table neighbours are not equivalent: no merging, no canonical keys
-        beat_by=beat_by if rules.beat == NEXT_HIGHER else [],
-        nomerge=(1 << len(cards)) - 1 if rules.beat == NEXT_HIGHER else 0,
-        tag=position.history_tag())
+        beat_by=list(pack.beat_by), nomerge=pack.nomerge, tag=position.history_tag())
     return tables
 
 

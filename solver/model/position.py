@@ -69,7 +69,7 @@ class Position:
 
     @property
     def to_move(self) -> int:
-        return (self.leader + len(self.trick)) % self.seats
+        return (self.leader + len(self.trick)) % self.rules.seats
 
     def held(self, seat: int) -> list[Card]:
         """Every card a seat still has, face-down pile cards included."""
@@ -162,6 +162,14 @@ class Position:
         seat = self.to_move
         return [card for card in self.playable(seat) if self.why_illegal(card) is None]
 
+    def is_legal(self, card: Card) -> bool:
+        """``why_illegal(card) is None``, without putting the reason into words: the referee
+        checks every card it plays, and the words are wanted only for an illegal one."""
+        options = self.rules.layout.playable(self, self.to_move)
+        if card not in options:
+            return False
+        return not self.trick or card in self.rules.allowed(options, self.trick, bool(self.stock))[0]
+
     def why_illegal(self, card: Card) -> str | None:
         """None if the player to move may play ``card``, else the reason in plain words."""
         rules, seat = self.rules, self.to_move
@@ -196,36 +204,38 @@ class Position:
         bonus); returns the trick record if it completed one.  ``check=False`` skips the
         legality checks, for moves the engine already checked."""
         if check:
-            reason = self.why_illegal(card)
+            reason = None if self.is_legal(card) else self.why_illegal(card)
             if reason is None and pair is not None:
                 reason = self.why_cannot_show(pair)
             if reason is not None:
                 raise IllegalMove(reason)
-        seat = self.to_move
+        rules, trick = self.rules, self.trick
+        seat = (self.leader + len(trick)) % rules.seats
         if pair is not None:
-            worth = self.rules.pairs[pair][2]
-            side = self.rules.side(seat)
-            (self.points if self.rules.bonus_in_points else self.bonus)[side] += worth
+            worth = rules.pairs[pair][2]
+            side = rules.side(seat)
+            (self.points if rules.bonus_in_points else self.bonus)[side] += worth
             self.shown = self.shown | {pair}
             self.showing = pair
-        self.rules.layout.take(self, seat, card)
-        self.trick.append(card)
-        if len(self.trick) < self.seats:
+        rules.layout.take(self, seat, card)
+        trick.append(card)
+        if len(trick) < rules.seats:
             return None
         return self._finish_trick()
 
     def _finish_trick(self) -> TrickRecord:
         rules = self.rules
-        winner = (self.leader + rules.trick_winner(self.trick)) % self.seats
-        points = sum(rules.values[c] for c in self.trick) + rules.trick_bonus
-        record = TrickRecord(self.leader, list(self.trick), winner, 0, pair=self.showing)
+        seats = rules.seats
+        winner = (self.leader + rules.trick_winner(self.trick)) % seats
+        points = sum(map(rules.values.__getitem__, self.trick)) + rules.trick_bonus
+        record = TrickRecord(self.leader, self.trick, winner, 0, pair=self.showing)   # a new trick below
         if self.showing is not None:
             record.pair_bonus = rules.pairs[self.showing][2]
         self.showing = None
         self.trick = []
         if self.stock:                       # the winner draws first, then the others in turn
-            for k in range(self.seats):
-                self.hands[(winner + k) % self.seats].append(self.stock.pop(0))
+            for k in range(seats):
+                self.hands[(winner + k) % seats].append(self.stock.pop(0))
         last = self.cards_left() == 0
         if last:
             points += rules.last_trick_bonus
@@ -241,8 +251,8 @@ class Position:
         return record
 
     def copy(self) -> Position:
-        return Position(self.rules, [list(h) for h in self.hands],
-                        [[list(p) for p in piles] for piles in self.piles], list(self.stock),
+        return Position(self.rules, list(map(list, self.hands)),
+                        [list(map(list, piles)) for piles in self.piles], list(self.stock),
                         self.leader, list(self.points), list(self.tricks_won), list(self.trick),
                         list(self.history), self.notation, list(self.prior_tricks), self.shown,
                         self.showing, list(self.bonus))

@@ -67,6 +67,8 @@ class RuleSet:
     beat: str = HIGHER
     effective_suit: dict[Card, int] = field(init=False, repr=False, compare=False)
     power: dict[Card, int] = field(init=False, repr=False, compare=False)
+    # effective suit -> its cards: who may follow is a membership test (``allowed``)
+    suit_cards: dict[int, frozenset[Card]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         suits: dict[Card, int] = {}
@@ -83,6 +85,10 @@ class RuleSet:
             raise AssertionError(f"cards without a suit order: {sorted(missing)}")
         object.__setattr__(self, "effective_suit", suits)
         object.__setattr__(self, "power", power)
+        cards_of: dict[int, set[Card]] = {}
+        for card, suit in suits.items():
+            cards_of.setdefault(suit, set()).add(card)
+        object.__setattr__(self, "suit_cards", {suit: frozenset(cards) for suit, cards in cards_of.items()})
 
     @staticmethod
     def side_of(seat: int) -> int:
@@ -128,14 +134,14 @@ class RuleSet:
         if not trick:
             return list(options), ()
         rule = self.stock_follow if stock_phase else self.follow
-        led = self.effective_suit[trick[0]]
-        allowed, duties = list(options), tuple[str, ...]()
+        allowed: list[Card] = list(options)
+        duties: tuple[str, ...] = ()
         if rule.follow_suit:
-            same = [c for c in options if self.effective_suit[c] == led]
+            same = list(filter(self.suit_cards[self.effective_suit[trick[0]]].__contains__, options))
             if same:
                 allowed, duties = same, ("follow",)
             elif rule.must_trump and self.trump is not None:
-                trumps = [c for c in options if self.is_trump(c)]
+                trumps = list(filter(self.suit_cards.get(self.trump, frozenset()).__contains__, options))
                 if trumps:
                     allowed, duties = trumps, ("trump",)
         if rule.must_beat:

@@ -15,7 +15,6 @@ within it and raises ``Stopped`` with what is proven when it runs out.  The ladd
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -46,6 +45,40 @@ class Child:
         return self.group[0]
 
 
+class _After:
+    """``Session.after``: the move pushed on the way in, popped on the way out (a plain
+    class: a generator's context manager costs more than a small position's questions)."""
+
+    __slots__ = ("session", "move")
+
+    def __init__(self, session: Session, move: int):
+        self.session = session
+        self.move = move
+
+    def __enter__(self) -> int:
+        return self.session.push(self.move)
+
+    def __exit__(self, *exc: object) -> None:
+        self.session.pop()
+
+
+class _Objective:
+    """``Session.objective``: the engine set to ``settings`` on the way in, to the totals
+    on the way out."""
+
+    __slots__ = ("session", "settings")
+
+    def __init__(self, session: Session, settings: dict):
+        self.session = session
+        self.settings = settings
+
+    def __enter__(self) -> None:
+        self.session.engine.objective(**self.settings)
+
+    def __exit__(self, *exc: object) -> None:
+        self.session.total_mode()
+
+
 class Session:
     """An engine set up on ``position`` of ``deal`` (moved along with ``push``/``pop``),
     answering questions about the current node."""
@@ -57,7 +90,8 @@ class Session:
         self.root = position
         self.tables: Tables = compile_position(position)
         engine.setup(self.tables.as_dict(), keep_tt)
-        engine.objective(**total_objective(position))
+        self.totals_settings = total_objective(position)     # read, never changed
+        engine.objective(**self.totals_settings)
         self.budget = Budget(engine, limits or Limits())
         self.stopped: str | None = None       # why a guarded search stopped first, if one did
         self.played: list[tuple[int, int | None]] = []
@@ -111,14 +145,9 @@ class Session:
     def classes(self, ordered: bool = False) -> list[list[int]]:
         return self.engine.classes(ordered)
 
-    @contextmanager
-    def after(self, move: int) -> Iterator[int]:
+    def after(self, move: int) -> _After:
         """The node after ``move`` (what it earned), for the questions asked inside."""
-        gain = self.push(move)
-        try:
-            yield gain
-        finally:
-            self.pop()
+        return _After(self, move)
 
     def moves(self, ordered: bool = False) -> Iterator[Child]:
         """Each class of equivalent legal moves, its first move pushed while the caller looks
@@ -139,18 +168,13 @@ class Session:
 
     # --- objectives and budget ------------------------------------------------------------
 
-    @contextmanager
-    def objective(self, settings: dict) -> Iterator[None]:
+    def objective(self, settings: dict) -> _Objective:
         """The engine set to another objective (``Engine.objective`` keywords) for the
         questions asked inside; the totals objective again afterwards."""
-        self.engine.objective(**settings)
-        try:
-            yield
-        finally:
-            self.total_mode()
+        return _Objective(self, settings)
 
     def total_mode(self) -> None:
-        self.engine.objective(**total_objective(self.root))
+        self.engine.objective(**self.totals_settings)
 
     def limit(self, limits: Limits | None) -> None:
         """A new budget, counted from now, for the questions asked from here on."""
