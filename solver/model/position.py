@@ -163,15 +163,18 @@ class Position:
         return [card for card in self.playable(seat) if self.why_illegal(card) is None]
 
     def is_legal(self, card: Card) -> bool:
-        """``why_illegal(card) is None``, without putting the reason into words: the referee
-        checks every card it plays, and the words are wanted only for an illegal one."""
-        options = self.rules.layout.playable(self, self.to_move)
+        """May the player to move play ``card``?  The one place that decides it;
+        ``why_illegal`` puts a refusal into words, wanted only for an illegal card."""
+        options = self.playable(self.to_move)
         if card not in options:
             return False
-        return not self.trick or card in self.rules.allowed(options, self.trick, bool(self.stock))[0]
+        return not self.trick or card in self.rules.allowed(options, self.trick, self.stock_phase())[0]
 
     def why_illegal(self, card: Card) -> str | None:
-        """None if the player to move may play ``card``, else the reason in plain words."""
+        """None if the player to move may play ``card`` (``is_legal``), else the reason in
+        plain words."""
+        if self.is_legal(card):
+            return None
         rules, seat = self.rules, self.to_move
         options = self.playable(seat)
         if card not in options:
@@ -181,8 +184,6 @@ class Position:
                 return f"{self._text(card)} is not held by seat {seat + 1}"
             return f"{self._text(card)} is face down under another card of seat {seat + 1}"
         allowed, duties = rules.allowed(options, self.trick, self.stock_phase())
-        if card in allowed:
-            return None
         led = rules.effective_suit[self.trick[0]]
         words = {"follow": f"must follow {self._suit_text(led)}", "trump": "cannot follow and must trump",
                  "beat": f"must beat {self._text(self.trick[rules.trick_winner(self.trick)])}"}
@@ -204,7 +205,7 @@ class Position:
         bonus); returns the trick record if it completed one.  ``check=False`` skips the
         legality checks, for moves the engine already checked."""
         if check:
-            reason = None if self.is_legal(card) else self.why_illegal(card)
+            reason = self.why_illegal(card)
             if reason is None and pair is not None:
                 reason = self.why_cannot_show(pair)
             if reason is not None:
