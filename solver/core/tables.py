@@ -80,9 +80,9 @@ def card_order(rules: RuleSet) -> list[Card]:
 
 
 class _Pack(NamedTuple):
-    """What the rules alone decide: the card order and the per-card arrays (the cards
-    themselves are taken from each deal's own rules: equal, but maybe not the same objects)."""
+    """What the rules alone decide: the card order and the per-card arrays."""
 
+    cards: tuple[Card, ...]               # ``card_order``
     bit_index: dict[Card, int]            # card -> its index
     bit: dict[Card, int]                  # card -> 1 << its index
     suit: list[int]
@@ -129,7 +129,7 @@ def _make_pack(rules: RuleSet) -> _Pack:
                 beat_by[i] = 1 << (i + 1)
     # with a beat table neighbours are not equivalent: no merging, no canonical keys
     nomerge = (1 << len(cards)) - 1 if rules.beat == NEXT_HIGHER else 0
-    return _Pack(index, {card: 1 << i for card, i in index.items()}, suit, value,
+    return _Pack(tuple(cards), index, {card: 1 << i for card, i in index.items()}, suit, value,
                  suit_mask, beat_by if rules.beat == NEXT_HIGHER else [], nomerge)
 
 
@@ -150,7 +150,7 @@ def compile_position(position: Position) -> Tables:
     trump = rules.trump if rules.trump is not None else -1
     suit_mask = list(pack.suit_mask)
     tables = Tables(
-        cards=card_order(rules), index=dict(index), seats=n, side=[rules.side(s) for s in range(n)],
+        cards=list(pack.cards), index=dict(index), seats=n, side=[rules.side(s) for s in range(n)],
         suit=list(pack.suit), value=list(pack.value), under=under, suit_mask=suit_mask, trump=trump,
         trump_mask=suit_mask[trump] if trump >= 0 else 0,
         rule_main=_rule(rules.follow), rule_stock=_rule(rules.stock_follow),

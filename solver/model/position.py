@@ -210,8 +210,7 @@ class Position:
                 reason = self.why_cannot_show(pair)
             if reason is not None:
                 raise IllegalMove(reason)
-        rules, trick = self.rules, self.trick
-        seat = (self.leader + len(trick)) % rules.seats
+        rules, trick, seat = self.rules, self.trick, self.to_move
         if pair is not None:
             worth = rules.pairs[pair][2]
             side = rules.side(seat)
