@@ -3,7 +3,8 @@
 ``solve(threads=N)`` with every card wanted hands the legal cards out to N engines, each
 card's value searched by one of them and the position's value the best of those; without the
 cards (``with_moves=False``) it searches the value with N threads (``stich.search.parallel``:
-the first tricks split, young brothers wait).  The engines search one table at once
+every thread runs the galloping null-window driver from a guess of its own, the bounds
+they prove shared, the first to close them answering).  The engines search one table at once
 (``Engine(share=)``, a seqlock per entry: core/tt.pxi); ``dd_table(threads=N)`` solves trumps
 at once, an engine each.  Every answer must be the one a single thread gives:
 totals, the forced outcome, every card's totals, level and optimality, and for the table
@@ -35,10 +36,12 @@ from stich.search.solve import new_engine, solve
 
 @pytest.fixture(autouse=True)
 def threads_on_every_position(monkeypatch):
-    """solve scores cards in threads only after a value search of 50,000 nodes or more;
-    here on every position, so that the small ones are threaded too."""
+    """solve scores cards in threads only after a value search of 50,000 nodes or more, and
+    searches the value in threads after 5,000; here on every position, so that the small
+    ones are threaded too."""
     import stich.search.solve as solve_module
     monkeypatch.setattr(solve_module, "THREADS_FROM_NODES", 0)
+    monkeypatch.setattr(solve_module, "VALUE_THREADS_FROM_NODES", 0)
 
 
 def answer(result):
@@ -101,56 +104,50 @@ def test_solve_threads_small_positions(mode, seed):
         assert answer(many) == answer(one) and optimal_line(many)
 
 
-def _parallel_value(deal, threads):
+def _parallel_value(deal, threads, slow_caller=False):
     """The value of the deal's position by ``ParallelValue`` on ``threads`` engines sharing
-    one table (and one more walking the first tricks), and the search."""
+    one table, and the search.  ``slow_caller``: the caller's engine searches without the
+    table (the helpers, made before, keep it), so that a helper closes the bounds first."""
     owner = Engine(16)
     Session(deal, deal.position(), owner)
-    helpers = [Engine(share=owner) for _ in range(threads)]
+    helpers = [Engine(share=owner) for _ in range(threads - 1)]
     for helper in helpers:
         Session(deal, deal.position(), helper)
-    rules = deal.position().rules
-    search = ParallelValue([owner] + helpers[1:], helpers[0], lambda e: rules.side(e.to_move) == 0)
+    if slow_caller:
+        owner.switches(tt=False)
+    search = ParallelValue([owner] + helpers)
     return search.value(owner.first_guess(deal.game_spec.search.get("first", "half"))), search
 
 
 @pytest.mark.parametrize("game,players,seed", whole_deals())
 def test_parallel_value_is_the_value(game, players, seed):
-    """The threads' value of whole deals is the one-thread value, and tests were handed out
-    at once (no size threshold keeps these deals on one thread); in the long searches every
-    thread searched (a tiny deal's tests may all go to whichever thread is free first)."""
+    """The threads' value of whole deals is the one-thread value (no size threshold keeps
+    these deals on one thread); in the long searches every thread searched (a tiny deal may
+    be done before a helper starts)."""
     deal = random_deal(game, 800 + seed, players=players)
     exact = Session(deal, deal.position(), Engine(16)).value()
     for threads in (2, 3):
         value, search = _parallel_value(deal, threads)
-        assert value == exact and search.parallel_tests > 0
+        assert value == exact
         if game in ("schafkopf2", "elfern"):
             assert all(nodes > 0 for nodes in search.nodes_by_thread)
 
 
-@pytest.fixture
-def split_soon(monkeypatch):
-    """A test left running alone is halted and split after 0.1 ms instead of 5 ms, so that
-    splits happen at every depth, mid-trick nodes and single moves included."""
-    import stich.search.parallel as parallel_module
-    monkeypatch.setattr(parallel_module, "SPLIT_AFTER_SECONDS", 0.0001)
-
-
-@pytest.mark.parametrize("game,players,seed", whole_deals())
-def test_parallel_value_split_at_once(game, players, seed, split_soon):
-    """Tests halted while alone and searched split: the value is the one thread's."""
-    deal = random_deal(game, 820 + seed, players=players)
+@pytest.mark.parametrize("game,seed", [("schafkopf2", 820), ("elfern", 821)])
+def test_a_helper_that_closes_the_bounds_answers(game, seed):
+    """The caller's engine searches without a table (minutes for a whole deal); the helpers
+    close the bounds long before it could, and its test is halted: the value is the one
+    thread's, and the caller's thread searched far fewer nodes than the helpers."""
+    deal = random_deal(game, seed, players=2)
     exact = Session(deal, deal.position(), Engine(16)).value()
-    assert _parallel_value(deal, 2)[0] == exact
-
-
-def test_parallel_value_splits_long_tests(split_soon):
-    """Whole deals long enough to leave a test running alone are searched split somewhere
-    (the eldest move at the end of the chain runs alone at every test)."""
-    splits = 0
-    for game, seed in (("schafkopf2", 820), ("elfern", 821), ("elfern", 822)):
-        splits += _parallel_value(random_deal(game, seed, players=2), 2)[1].splits
-    assert splits > 0
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(_parallel_value(deal, 2, slow_caller=True)),
+                              daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "the caller's test was not halted when a helper answered"
+    value, search = out[0]
+    assert value == exact and search.nodes_by_thread[1] > 0
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

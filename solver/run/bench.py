@@ -29,7 +29,7 @@ from stich.deals.deal import Deal
 from stich.deals.dealing import random_deal
 from stich.search.parallel import threaded_value
 from stich.search.session import Session
-from stich.search.solve import DEFAULT_TT_MEGABYTES, THREADS_FROM_NODES, new_engine, solve
+from stich.search.solve import DEFAULT_TT_MEGABYTES, VALUE_THREADS_FROM_NODES, new_engine, solve
 
 # the techniques --off switches off, as the user names them -> the core's name of the switch
 CORE_SWITCH = {"tt": "tt", "merge": "merge", "bounds": "bounds", "order": "order", "lead": "lead",
@@ -132,8 +132,8 @@ def measure_value(deal: Deal, engine: Engine, seed: int | None = None, threads: 
     session = Session(deal, position, engine)       # setup clears the table
     engine.reset_nodes()
     if threads > 1:
-        helpers = [Session(deal, position, Engine(share=engine)) for _ in range(threads)]
-        value = threaded_value(session, helpers, THREADS_FROM_NODES)[0]
+        helpers = [Session(deal, position, Engine(share=engine)) for _ in range(threads - 1)]
+        value = threaded_value(session, helpers, VALUE_THREADS_FROM_NODES)[0]
         nodes = engine.nodes + sum(h.engine.nodes for h in helpers)
     else:
         value = session.value()

@@ -37,6 +37,10 @@ DEFAULT_TT_MEGABYTES = 64
 # thread has searched this many nodes (about 5 ms): below it starting the threads and their
 # sessions costs more than it saves
 THREADS_FROM_NODES = 50_000
+# ... except the value alone, whose threads each search the whole tree from a guess of their
+# own (``parallel``): one helper costs little to start (5,000 and none measured alike on the
+# targets table's deals, 20,000 and 50,000 slower)
+VALUE_THREADS_FROM_NODES = 5_000
 
 __all__ = ["DEFAULT_TT_MEGABYTES", "MoveValue", "Result", "SolverError", "borrowed_engine",
            "new_engine", "solve", "replay_line"]
@@ -317,11 +321,11 @@ class _Work:
 
     def _value_in_threads(self, progress) -> int:
         """The value by ``threads`` threads (``threaded_value``: one thread alone for the
-        first ``THREADS_FROM_NODES`` nodes).  Ctrl-C: ``Stopped`` with the bounds proven."""
+        first ``VALUE_THREADS_FROM_NODES`` nodes).  Ctrl-C: ``Stopped`` with the bounds proven."""
         session = self.session
-        helpers = self._helper_sessions(self.threads)
+        helpers = self._helper_sessions(self.threads - 1)
         try:
-            value, self.value_search = threaded_value(session, helpers, THREADS_FROM_NODES, progress)
+            value, self.value_search = threaded_value(session, helpers, VALUE_THREADS_FROM_NODES, progress)
             self._fix_order()
             return value
         except SearchLimit as stop:
