@@ -92,6 +92,19 @@ def test_solve_threads_same_answer(game, players, seed, objective):
     assert lines[1:] == lines[:1] * 2, "the line of a threaded solve changed with the run or the threads"
 
 
+@pytest.mark.parametrize("game,players,seed", whole_deals())
+@pytest.mark.parametrize("objective", ["score", "total"])
+def test_solve_value_alone_threads_same_answer(game, players, seed, objective):
+    """``with_moves=False``: the value searched by every thread at once gives the totals,
+    the outcome and the bounds of one thread, and an optimal line."""
+    deal = random_deal(game, 740 + seed, players=players)
+    engine = new_engine(16)
+    one = solve(deal, objective=objective, engine=engine, threads=1, with_moves=False)
+    for threads in (2, 3):
+        many = solve(deal, objective=objective, engine=engine, threads=threads, with_moves=False)
+        assert answer(many) == answer(one) and optimal_line(many)
+
+
 @pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize("seed", range(12))
 def test_solve_threads_small_positions(mode, seed):
@@ -189,14 +202,17 @@ def test_solve_with_limits_stays_on_one_thread():
     assert answer(many) == answer(one) and line_answer(many) == line_answer(one)
 
 
-def test_ctrl_c_stops_every_thread_of_a_value_search():
-    """Ctrl-C during the threads' value search: the solve ends at once with the bounds
-    proven so far (a search without a table would take minutes)."""
+@pytest.mark.parametrize("with_moves", [True, False], ids=["cards-first", "value-alone"])
+def test_ctrl_c_stops_every_thread_of_a_value_search(with_moves):
+    """Ctrl-C during the threads' search (the cards handed out, or the value alone searched
+    by every thread): the solve ends at once with the bounds proven so far (a search without
+    a table would take minutes)."""
     deal = random_deal("schafkopf2", 2, players=2)
     engine = Engine(1)
     engine.switches(tt=False)           # the helpers start with the owner's switches
     out: list = []
-    worker = threading.Thread(target=lambda: out.append(solve(deal, engine=engine, threads=2)),
+    worker = threading.Thread(target=lambda: out.append(solve(deal, engine=engine, threads=2,
+                                                              with_moves=with_moves)),
                               daemon=True)
     try:
         worker.start()
