@@ -1,6 +1,6 @@
 """The first guesses of the value search (``Engine.first_guess``, ``Engine.value(first=...)``):
 a shallow search as deep as the rest of the deal is the exact value, one of no depth is the
-greedy play-out, and no guess changes a value."""
+greedy play-out, a moved greedy guess is that moved, and no guess changes a value."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_the_first_guess_does_not_change_the_value(game, players, rules):
             line.append(rng.choice(probe.legal()))
             probe.push(line[-1])
         values = set()
-        for first in ("half", "greedy", "shallow", "shallow4"):
+        for first in ("half", "greedy", "greedy+3", "greedy-5", "shallow", "shallow4"):
             for driver in ("mtdf", "step"):
                 engine = _engine(deal)
                 for move in line:
@@ -85,7 +85,20 @@ def test_the_shallow_guess_differs_from_the_greedy_one():
     assert differ >= 5
 
 
-@pytest.mark.parametrize("first", ["greedyy", "shallowx", "shallow-1", "shallow13", ""])
+def test_a_moved_greedy_guess_is_the_greedy_one_moved_within_the_range():
+    """"greedy+N" / "greedy-N": the greedy play-out moved by N points, kept within the
+    position's value range (a guess outside it would only cost a test)."""
+    for seed in range(6):
+        engine = _engine(random_deal("elfern", seed, players=2))
+        lo, hi = engine.value_range
+        greedy = engine.first_guess("greedy")
+        for shift in (0, 3, 15, 1000):
+            assert engine.first_guess(f"greedy+{shift}") == min(greedy + shift, hi)
+            assert engine.first_guess(f"greedy-{shift}") == max(greedy - shift, lo)
+
+
+@pytest.mark.parametrize("first", ["greedyy", "shallowx", "shallow-1", "shallow13", "",
+                                   "greedy+", "greedy+x", "greedy-+1", "greedy+1001"])
 def test_an_unknown_first_guess_is_refused(first):
     engine = _engine(random_deal("schafkopf2", 1, players=2))
     with pytest.raises(ValueError):

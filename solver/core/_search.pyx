@@ -704,9 +704,15 @@ cdef class Engine:
     cdef int _first_guess(self, str first, int lo, int hi):
         """The first guess ``first`` names (see ``first_guess``) within ``lo``..``hi``."""
         cdef Ctx* c = &self.s.c
-        cdef int plies
+        cdef int plies, shift
         if first == "greedy":
             return greedy_playout(c)
+        if first.startswith(("greedy+", "greedy-")):
+            tail = first[7:]
+            if not tail.isdigit() or int(tail) > 1000:
+                raise ValueError(f"first guess {first!r}: greedy+N or greedy-N, N a number of points")
+            shift = int(tail) if first[6] == "+" else -int(tail)
+            return min(max(greedy_playout(c) + shift, lo), hi)
         if first.startswith("shallow"):
             plies = int(first[7:]) if len(first) > 7 else c.nseats
             if not 0 <= plies <= 12:      # uninterruptible, and b**plies play-outs at worst
@@ -714,13 +720,14 @@ cdef class Engine:
             with nogil:
                 return shallow_guess(c, plies, -INF, INF)
         if first != "half":
-            raise ValueError(f"unknown first guess {first!r}: half, greedy, shallow or shallowN")
+            raise ValueError(f"unknown first guess {first!r}: half, greedy, greedy+N, greedy-N, shallow or shallowN")
         return (lo + hi) // 2
 
     def first_guess(self, str first="half"):
         """The first guess ``value`` starts from for this position: "half" (the middle of
         the value range), "greedy" (every seat plays the card the move ordering likes best),
-        "shallow" (every card of the next trick tried, greedy play-outs after it),
+        "greedy+N" / "greedy-N" (that moved by N points, within the value range), "shallow"
+        (every card of the next trick tried, greedy play-outs after it),
         "shallowN" (the same over the next N moves, N at most 12)."""
         cdef int lo, hi
         value_range(&self.s.c, &lo, &hi)
