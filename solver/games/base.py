@@ -132,8 +132,11 @@ class Game:
     seat_counts: tuple[int, ...] = (2,)          # the first is the default
     # How the exact value is best found for this game's trees (measured with `stich bench`):
     # the MTD driver ("mtdf": one point at a time, "step": galloping) and the first guess
-    # ("half" of the range, "greedy": a play-out of the move ordering).
-    search: SearchSettings = field(default_factory=lambda: SearchSettings(driver="mtdf", first="half"))
+    # ("half" of the range, "greedy": a play-out of the move ordering, "greedy+N").  The
+    # default, which the rule-file games take: galloping from the greedy play-out, 4-25%
+    # fewer value nodes than one point at a time from half the range on eight of nine rule
+    # file and seed-range pairs (docs/explanation/performance.md)
+    search: SearchSettings = field(default_factory=lambda: SearchSettings(driver="step", first="greedy"))
     view: View = View()             # what a seat sees (player's view)
     # --- the deal file and dealing ---
     trump_rule: str = NO_TRUMP      # NAMED: the deal must name it (a random deal draws one);
