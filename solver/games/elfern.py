@@ -107,8 +107,8 @@ VIEW = View(other_hands=False, face_down=False, stock=False,
 
 GOALS = {"win": WIN, "schneider": SCHNEIDER, "schwarz": GoalWord("total", target=20)}   # all 20 honours
 
-# the value search starts 3 honours above the greedy play-out, which mostly falls short: 0.4%
-# to 5.8% fewer nodes summed over each of five seed ranges (medians 0.6% to 10%); 2 and 4
+# the value search starts 3 honours above the greedy play-out, which mostly falls short: 0.3%
+# to 5.8% fewer nodes summed over each of five seed ranges (medians 0.6% to 12%); 2 and 4
 # above were worse on some range (docs/explanation/performance.md)
 GAME = Game(name="elfern", title="Elfern", default_notation=FRENCH, layout=LAYOUT,
             options=OPTIONS, build=build, outcome=outcome, ladder=ladder,
