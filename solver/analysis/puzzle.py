@@ -16,6 +16,7 @@ total); an unreachable goal gets a refutation: the defence's answer to each firs
 from __future__ import annotations
 
 import re
+from contextlib import closing
 from dataclasses import dataclass
 
 from stich.core.anytime import Limits
@@ -231,9 +232,10 @@ def _defence_choice(session: Session, gs: GoalSearch, side: int, want_goal: bool
 
 
 def _solver_choice(session: Session, gs: GoalSearch) -> int:
-    for child in session.moves():
-        if gs.holds():
-            return child.move
+    with closing(session.moves()) as children:      # left early: see Session.moves
+        for child in children:
+            if gs.holds():
+                return child.move
     return session.classes()[0][0]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import TYPE_CHECKING
 
 from stich.model.outcome import AtLeast
@@ -42,20 +43,21 @@ def _step(session: Session, current: int, rank: int, points_level: bool) -> tupl
     """The card to play: (card, whether it keeps the value too)."""
     maximise = session.maximising()
     fallback = None
-    for child in session.moves(ordered=True):
-        keeps_value = session.at_least(current - child.gain) if maximise \
-            else not session.at_least(current - child.gain + 1)
-        if keeps_value and maximise and points_level:
-            keeps_rank = True
-        elif keeps_value or fallback is None:
-            keeps_rank = keeps_rung(session, rank, maximise,
-                                    _final_total(session, current - child.gain) if keeps_value else None)
-        else:
-            keeps_rank = False
-        if keeps_rank and keeps_value:
-            return child.move, True
-        if keeps_rank and fallback is None:
-            fallback = child.move
+    with closing(session.moves(ordered=True)) as children:     # left early: see Session.moves
+        for child in children:
+            keeps_value = session.at_least(current - child.gain) if maximise \
+                else not session.at_least(current - child.gain + 1)
+            if keeps_value and maximise and points_level:
+                keeps_rank = True
+            elif keeps_value or fallback is None:
+                keeps_rank = keeps_rung(session, rank, maximise,
+                                        _final_total(session, current - child.gain) if keeps_value else None)
+            else:
+                keeps_rank = False
+            if keeps_rank and keeps_value:
+                return child.move, True
+            if keeps_rank and fallback is None:
+                fallback = child.move
     if fallback is None:
         raise SolverError("no card keeps the value: the search contradicts itself")
     return fallback, False

@@ -14,7 +14,7 @@ within it and raises ``Stopped`` with what is proven when it runs out.  The ladd
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -149,9 +149,11 @@ class Session:
         """The node after ``move`` (what it earned), for the questions asked inside."""
         return _After(self, move)
 
-    def moves(self, ordered: bool = False) -> Iterator[Child]:
+    def moves(self, ordered: bool = False) -> Generator[Child, None, None]:
         """Each class of equivalent legal moves, its first move pushed while the caller looks
-        at the child (and popped when the caller goes on, breaks or raises)."""
+        at the child (and popped when the caller goes on, breaks or raises).  A caller that
+        leaves the loop early closes it (``contextlib.closing``): else the move is popped
+        when the generator is collected, where Python swallows a Ctrl-C that arrives then."""
         for number, group in enumerate(self.classes(ordered)):
             with self.after(group[0]) as gain:
                 yield Child(number, group, gain)
