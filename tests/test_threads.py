@@ -149,8 +149,8 @@ def test_parallel_value_is_the_value(game, players, seed):
 @pytest.mark.parametrize("game,seed", [("schafkopf2", 820), ("elfern", 821)])
 def test_a_helper_that_closes_the_bounds_answers(game, seed):
     """The caller's engine searches without a table (minutes for a whole deal); the helpers
-    close the bounds long before it could, and its test is halted: the value is the one
-    thread's, and the caller's thread searched far fewer nodes than the helpers."""
+    close the bounds long before it could, and its test is halted: the search ends within
+    the minute, the value is the one thread's, and the helper searched."""
     deal = random_deal(game, seed, players=2)
     exact = Session(deal, deal.position(), Engine(16)).value()
     out: list = []
