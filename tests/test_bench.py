@@ -104,8 +104,9 @@ def test_cli_json_shape():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert {"mode", "objective", "tt_megabytes", "switches", "deterministic_nodes", "note", "sets",
-            "total", "quick"} <= set(data)
+            "total", "quick", "core_build"} <= set(data)
     assert data["mode"] == "value" and data["quick"] is True and data["tt_megabytes"] == 8
+    assert data["core_build"] in {"profile-guided", "plain"}
     assert data["deterministic_nodes"] is True
     names = [s["name"] for s in data["sets"]]
     assert names == [s.name for s in builtin_sets(quick=True)]

@@ -23,6 +23,17 @@ from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport PyThread_get_thread_ident
 import threading
 
+cdef extern from *:
+    """
+    #ifndef STICH_BUILD
+    #define STICH_BUILD "plain"
+    #endif
+    """
+    const char* STICH_BUILD
+
+# how setup.py compiled this core: "profile-guided" (gcc, trained on the quick bench) or "plain"
+BUILD = (<bytes>STICH_BUILD).decode()
+
 cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 

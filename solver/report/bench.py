@@ -37,7 +37,8 @@ def bench_report(data: dict[str, Any]) -> str:
         what += f", {data['threads']} threads"
     off = [name for name, on in data["switches"].items() if not on and name in SWITCHES]
     off_text = f"techniques off: {', '.join(off) if off else 'none'}"    # of --off (not experiments)
-    lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}", "", table, "",
+    build = f"; core {data['core_build']}" if "core_build" in data else ""
+    lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}{build}", "", table, "",
              f"Note: {data['note']}."]
     if data.get("interrupted"):
         lines += ["", "INTERRUPTED (Ctrl-C): only the deals counted above were measured."]
