@@ -5,9 +5,9 @@ stich.cli), so that no generic top-level name reaches site-packages.
 With gcc the core is built profile-guided: compiled once with counters, run on the quick
 bench (``stich.run.bench``, a few deals of every game, value and whole solve), and compiled
 again with what the counters saw, so that gcc lays out the hot branches and inlines by the
-real workload (the same answers and nodes; 1.1x-1.2x the speed).  If any step fails, or the
-compiler is not gcc, the core is built without a profile.  ``stich.core._search.BUILD`` says
-which it got.
+real workload (the same answers and nodes; 7% fewer instructions, up to 1.2x the speed).
+If any step fails, or the compiler is not gcc, the core is built without a profile.
+``stich.core._search.BUILD`` says which it got.
 
 Set STICH_PORTABLE=1 to build without -march=native (for a wheel that runs on other CPUs),
 STICH_PGO=0 to build without a profile (a quicker build, a slower core).
@@ -57,7 +57,7 @@ class ProfileGuidedBuild(build_ext):
             self._build("profile-guided", [f"-fprofile-generate={profile}"], [f"-fprofile-generate={profile}"])
             self._train(profile)
             self._build("profile-guided", [f"-fprofile-use={profile}", "-fprofile-partial-training",
-                                           "-Wno-missing-profile"], [])
+                                           "-Werror=missing-profile"], [])
         except Exception as problem:        # any failure of the extra steps: the plain build
             print(f"stich: profile-guided build failed ({problem}); building without a profile",
                   file=sys.stderr)
@@ -90,8 +90,10 @@ class ProfileGuidedBuild(build_ext):
             for ext in self.extensions:
                 built = self.get_ext_fullpath(ext.name)
                 shutil.copy(built, os.path.join(root, *ext.name.split(".")[:-1], os.path.basename(built)))
-            subprocess.run([sys.executable, "-S", "-E", "-c", TRAINING, root], cwd=root, check=True,
-                           timeout=TRAINING_SECONDS, stdout=subprocess.DEVNULL)
+            run = subprocess.run([sys.executable, "-S", "-E", "-c", TRAINING, root], cwd=root,
+                                 timeout=TRAINING_SECONDS, stdout=subprocess.DEVNULL)
+        if run.returncode != 0:
+            raise RuntimeError(f"the training run on the instrumented core exited with {run.returncode}")
         if not any(name.endswith(".gcda") for name in os.listdir(profile)):
             raise RuntimeError(f"the training run wrote no profile to {profile}")
 
