@@ -94,7 +94,9 @@ class ProfileGuidedBuild(build_ext):
                                  timeout=TRAINING_SECONDS, stdout=subprocess.DEVNULL)
         if run.returncode != 0:
             raise RuntimeError(f"the training run on the instrumented core exited with {run.returncode}")
-        if not any(name.endswith(".gcda") for name in os.listdir(profile)):
+        # gcc names the file after the object's path: mangled into one name, or, for an
+        # absolute path (pip's temporary build folder), in folders below the profile's
+        if not any(name.endswith(".gcda") for _, _, names in os.walk(profile) for name in names):
             raise RuntimeError(f"the training run wrote no profile to {profile}")
 
 
