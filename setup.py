@@ -79,6 +79,8 @@ class ProfileGuidedBuild(build_ext):
         for ext in self.extensions:
             ext.extra_compile_args = [*flags, *compile_extra]
             ext.extra_link_args = list(link_extra)
+            # both profiled stages say "profile-guided": the source the counters ran on must be
+            # the one the profile is used on
             ext.define_macros = [("STICH_BUILD", f'"{kind}"')]
         self.force = True                   # every stage compiles again, whatever is on disk
         super().build_extensions()

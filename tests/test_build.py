@@ -32,4 +32,3 @@ def test_gcc_builds_the_core_profile_guided():
     assert _search.BUILD == "profile-guided", (
         "the core was built without a profile: its training step failed (`pip install -v .` says "
         "why), or it was built with STICH_PGO=0 (then set STICH_PGO=0 for the tests too)")
-
