@@ -7,7 +7,7 @@ bench (``stich.run.bench``, a few deals of every game, value and whole solve), a
 again with what the counters saw, so that gcc lays out the hot branches and inlines by the
 real workload (the same answers and nodes; 7% fewer instructions, up to 1.2x the speed).
 If any step fails, or the compiler is not gcc, the core is built without a profile.
-``stich.core._search.BUILD`` says which it got.
+``stich.core._search.BUILD`` says which it got, and ``PLAIN_BECAUSE`` why it is plain.
 
 Set STICH_PORTABLE=1 to build without -march=native (for a wheel that runs on other CPUs),
 STICH_PGO=0 to build without a profile (a quicker build, a slower core).
@@ -45,28 +45,33 @@ run(sets, mode="solve")
 """
 TRAINING_SECONDS = 600      # an instrumented quick bench takes about 15 s; past this, no profile
 
+# why a core is plain (stich.core._search.PLAIN_BECAUSE; "" for a profile-guided one)
+NOT_ASKED, NOT_GCC, FAILED = "STICH_PGO=0", "the compiler is not gcc", "its profile-guided build failed"
+
 
 class ProfileGuidedBuild(build_ext):
     """build_ext that builds the core profile-guided where the compiler is gcc."""
 
     def build_extensions(self) -> None:
-        if not self._profile_wanted():
-            return self._build("plain", [], [])
+        if os.environ.get("STICH_PGO", "1") == "0":
+            return self._build(NOT_ASKED, [], [])
+        if not self._compiler_is_gcc():
+            return self._build(NOT_GCC, [], [])
         profile = tempfile.mkdtemp(prefix="stich-profile-")
         try:
-            self._build("profile-guided", [f"-fprofile-generate={profile}"], [f"-fprofile-generate={profile}"])
+            self._build("", [f"-fprofile-generate={profile}"], [f"-fprofile-generate={profile}"])
             self._train(profile)
-            self._build("profile-guided", [f"-fprofile-use={profile}", "-fprofile-partial-training",
-                                           "-Werror=missing-profile"], [])
+            self._build("", [f"-fprofile-use={profile}", "-fprofile-partial-training",
+                             "-Werror=missing-profile"], [])
         except Exception as problem:        # any failure of the extra steps: the plain build
             print(f"stich: profile-guided build failed ({problem}); building without a profile",
                   file=sys.stderr)
-            self._build("plain", [], [])
+            self._build(FAILED, [], [])
         finally:
             shutil.rmtree(profile, ignore_errors=True)
 
-    def _profile_wanted(self) -> bool:
-        if os.environ.get("STICH_PGO", "1") == "0" or self.compiler.compiler_type != "unix":
+    def _compiler_is_gcc(self) -> bool:
+        if self.compiler.compiler_type != "unix":
             return False
         try:
             version = subprocess.run([self.compiler.compiler_so[0], "--version"], capture_output=True,
@@ -75,13 +80,14 @@ class ProfileGuidedBuild(build_ext):
             return False
         return "Free Software Foundation" in version and "clang" not in version
 
-    def _build(self, kind: str, compile_extra: list[str], link_extra: list[str]) -> None:
+    def _build(self, plain_because: str, compile_extra: list[str], link_extra: list[str]) -> None:
+        """Compile the core; ``plain_because`` is "" for a profiled stage, else why it is plain."""
         for ext in self.extensions:
             ext.extra_compile_args = [*flags, *compile_extra]
             ext.extra_link_args = list(link_extra)
-            # both profiled stages say "profile-guided": the source the counters ran on must be
+            # both profiled stages define the same macros: the source the counters ran on must be
             # the one the profile is used on
-            ext.define_macros = [("STICH_BUILD", f'"{kind}"')]
+            ext.define_macros = [("STICH_PLAIN_BECAUSE", f'"{plain_because}"')]
         self.force = True                   # every stage compiles again, whatever is on disk
         super().build_extensions()
 

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from stich.files.interrupt import watching
+from stich.files.interrupt import SwallowedInterrupt, watching
 
 from . import interrupt
 
@@ -32,6 +32,8 @@ EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141            # 128 + SIGPIPE, what a shell reports for a closed pipe
 # nothing unfinished is shown as an answer; what was finished (files written, batch lines) stays
 INTERRUPTED_MESSAGE = "interrupted (Ctrl-C) before the search finished: no result"
+SWALLOWED_MESSAGE = ("interrupted (Ctrl-C): the key was pressed before the command finished, "
+                     "so what it printed may be incomplete")
 EXIT_STATUSES = ((0, "success (puzzle: sound)"),
                  (1, "an internal error"),
                  (2, "bad input: one line naming the file, the key and the problem"),
@@ -85,6 +87,8 @@ class StichGroup(click.Group):
             # the reader went away (`stich ... | head`): stop quietly, as a shell tool does
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(EXIT_BROKEN_PIPE)
+        except SwallowedInterrupt:
+            fail(SWALLOWED_MESSAGE, EXIT_INTERRUPTED)
         except KeyboardInterrupt:
             # bounds proven so far come with the time and node limits
             fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)

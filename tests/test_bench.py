@@ -107,6 +107,7 @@ def test_cli_json_shape():
             "total", "quick", "core_build"} <= set(data)
     assert data["mode"] == "value" and data["quick"] is True and data["tt_megabytes"] == 8
     assert data["core_build"] in {"profile-guided", "plain"}
+    assert (data["core_plain_because"] is None) == (data["core_build"] == "profile-guided")
     assert data["deterministic_nodes"] is True
     names = [s["name"] for s in data["sets"]]
     assert names == [s.name for s in builtin_sets(quick=True)]

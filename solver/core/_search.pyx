@@ -25,14 +25,17 @@ import threading
 
 cdef extern from *:
     """
-    #ifndef STICH_BUILD
-    #define STICH_BUILD "plain"
+    #ifndef STICH_PLAIN_BECAUSE
+    #define STICH_PLAIN_BECAUSE "it was not built by setup.py"
     #endif
     """
-    const char* STICH_BUILD
+    const char* STICH_PLAIN_BECAUSE
 
-# how setup.py compiled this core: "profile-guided" (gcc, trained on the quick bench) or "plain"
-BUILD = (<bytes>STICH_BUILD).decode()
+# how setup.py compiled this core: "profile-guided" (gcc, trained on the quick bench) or "plain",
+# and why a plain one is plain ("STICH_PGO=0", "the compiler is not gcc", "its profile-guided
+# build failed"; "" for a profile-guided one)
+PLAIN_BECAUSE = (<bytes>STICH_PLAIN_BECAUSE).decode()
+BUILD = "plain" if PLAIN_BECAUSE else "profile-guided"
 
 cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 

@@ -8,6 +8,11 @@ is finished.  The command line runs under ``watching()``, whose SIGINT handler n
 key was pressed; a worker process ignores SIGINT (``stich.run.pool``), so any
 ``KeyboardInterrupt`` there is the user's code's own.  Where nobody watches (the library
 called from a program), every ``KeyboardInterrupt`` counts as Ctrl-C, as before.
+
+A Ctrl-C can also be lost: Python swallows an exception raised in a finaliser (it prints
+"Exception ignored"), and code may catch one and go on.  ``watching()`` then raises
+``SwallowedInterrupt`` as the block ends, so the command still stops with exit 130 and does not
+pass for a clean run.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ USER_RAISES = (BaseException,)          # what a user's function may raise: anyt
 _pressed = False
 
 
+class SwallowedInterrupt(KeyboardInterrupt):
+    """Ctrl-C was pressed inside a ``watching()`` block that then ended normally: the
+    interrupt was lost on its way, and what the block did after it may be incomplete."""
+
+
 def _on_sigint(signum, frame) -> None:
     global _pressed
     _pressed = True
@@ -30,7 +40,8 @@ def _on_sigint(signum, frame) -> None:
 
 @contextlib.contextmanager
 def watching() -> Iterator[None]:
-    """Note every Ctrl-C while the block runs (only the main thread can set a handler)."""
+    """Note every Ctrl-C while the block runs (only the main thread can set a handler);
+    ``SwallowedInterrupt`` as the block ends normally if one was pressed and lost."""
     global _pressed
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -41,6 +52,8 @@ def watching() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+    if _pressed:
+        raise SwallowedInterrupt
 
 
 def is_ctrl_c(exc: BaseException) -> bool:

@@ -38,6 +38,8 @@ def bench_report(data: dict[str, Any]) -> str:
     off = [name for name, on in data["switches"].items() if not on and name in SWITCHES]
     off_text = f"techniques off: {', '.join(off) if off else 'none'}"    # of --off (not experiments)
     build = f"; core {data['core_build']}" if "core_build" in data else ""
+    if data.get("core_plain_because"):
+        build += f" ({data['core_plain_because']})"
     lines = [f"stich bench: {what}; table {data['tt_megabytes']} MB; {off_text}{build}", "", table, "",
              f"Note: {data['note']}."]
     if data.get("interrupted"):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stich.core._search import BUILD, Engine
+from stich.core._search import BUILD, PLAIN_BECAUSE, Engine
 from stich.deals.deal import Deal
 from stich.deals.dealing import random_deal
 from stich.search.parallel import threaded_value
@@ -223,6 +223,7 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         "objective": objective if mode == "solve" else "total",
         "tt_megabytes": tt_megabytes,
         "core_build": BUILD,            # "profile-guided" or "plain" (setup.py): times differ, nodes not
+        "core_plain_because": PLAIN_BECAUSE or None,
         "switches": {TECHNIQUE.get(core, core): on for core, on in switches.items()},
         "threads": threads if mode == "solve" else 1,
         "deterministic_nodes": mode == "value" or threads == 1,
