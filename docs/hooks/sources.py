@@ -10,9 +10,10 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parent.parent.parent
 
 
-def on_config(config):
+def on_startup(command, dirty):
+    """Before any plugin reads its configuration: mkdocstrings takes its ``paths`` as they are
+    when it starts, so a folder made later (in ``on_config``) is missed on the first build."""
     spec = importlib.util.spec_from_file_location("source_tree", TOP / "tools" / "source_tree.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.make(TOP / "build" / "sources")
-    return config
