@@ -9,11 +9,14 @@ real workload (the same answers and nodes; 7% fewer instructions, up to 1.2x the
 If any step fails, or the compiler is not gcc, the core is built without a profile.
 ``stich.core._search.BUILD`` says which it got, and ``PLAIN_BECAUSE`` why it is plain.
 
+On x86-64 the core is built for this machine's processor without its 512-bit vector
+instructions (-march=native -mno-avx512f, measured faster).
 Set STICH_PORTABLE=1 to build without -march=native (for a wheel that runs on other CPUs),
 STICH_PGO=0 to build without a profile (a quicker build, a slower core).
 """
 
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -26,6 +29,10 @@ from setuptools.command.build_ext import build_ext
 flags = ["-O3", "-fno-strict-aliasing"]
 if not os.environ.get("STICH_PORTABLE"):
     flags.append("-march=native")
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        # with AVX-512 gcc copies the search's small structures in 64-byte vector moves: 2-4%
+        # more time on an AMD Zen 4 (docs/develop.md); and valgrind cannot count them
+        flags.append("-mno-avx512f")
 
 # every package under solver/ (so a new one is never left out of a plain `pip install .`), named stich.*
 packages = ["stich", *(f"stich.{name}" for name in find_packages("solver")), "stich.cli"]

@@ -10,11 +10,13 @@ modes and Elfern: 9 whole-deal values), and prints them with the nodes and the i
 per node.  ``--by-function`` also says where they go: the compiler inlines the whole search
 into one C function, so callgrind's own per-function table names only that; instead each line
 of the generated C is charged to the core's function (``core/*.pxi``) whose source line Cython
-marked above it (a build with ``-g`` is needed for the lines).  Valgrind 3.19 does not decode AVX-512, so build REPO's core for it first:
+marked above it (a build with ``-g`` is needed for the lines), so build REPO's core for it
+first:
 
-    CFLAGS="-g -mno-avx512f" python setup.py build_ext --inplace --force
+    CFLAGS="-g" python setup.py build_ext --inplace --force
 
-(and rebuild normally afterwards).  The counts are the same on every run of the same build.
+(the same code as the install's, with line numbers).  Valgrind 3.19 does not decode AVX-512,
+which setup.py leaves out on x86-64; for a checkout older than that, add -mno-avx512f.  The counts are the same on every run of the same build.
 ``--solves`` counts the whole every-card solves of the DDS set (``benchmarks/test_dds.py``'s
 100 four-hand Scharwenzel deals) instead, Python included, and says how much of that is the
 core's: what a small deal's solve spends around the search.  ``--child`` and
@@ -160,7 +162,7 @@ def print_by_function(profile: str, repo: str, nodes: int, collected: int, top: 
         charged[name] = charged.get(name, 0) + count
     total = sum(charged.values())
     if not total:
-        print(f"no line of {C_SOURCE} was counted: build the core with CFLAGS=\"-g -mno-avx512f\"")
+        print(f"no line of {C_SOURCE} was counted: build the core with CFLAGS=\"-g\"")
         return
     print(f"\n{'instructions per node':>22}  share  function (core source)")
     for name, count in sorted(charged.items(), key=lambda kv: -kv[1])[:top]:
