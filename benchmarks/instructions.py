@@ -16,7 +16,8 @@ first:
     CFLAGS="-g" python setup.py build_ext --inplace --force
 
 (the same code as the install's, with line numbers).  Valgrind 3.19 does not decode AVX-512,
-which setup.py leaves out on x86-64; for a checkout older than that, add -mno-avx512f.  The counts are the same on every run of the same build.
+which setup.py leaves out on x86-64; for a checkout older than that, add -mno-avx512f.  The
+counts are the same on every run of the same build.
 ``--solves`` counts the whole every-card solves of the DDS set (``benchmarks/test_dds.py``'s
 100 four-hand Scharwenzel deals) instead, Python included, and says how much of that is the
 core's: what a small deal's solve spends around the search.  ``--child`` and
