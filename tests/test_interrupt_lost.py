@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import signal
 import sys
-from pathlib import Path
 
 import pytest
 
 from stich.files.interrupt import SwallowedInterrupt, watching
+from tests.clirun import ROOT
 from tests.clirun import run as cli_run
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def press_ctrl_c_in_a_finaliser() -> None:
@@ -76,7 +75,7 @@ def swallowing(real):
 ])
 def test_a_command_whose_ctrl_c_was_lost_exits_130(monkeypatch, command, target, args):
     module_name, name = target.rsplit(".", 1)
-    module = sys.modules.get(module_name) or __import__(module_name, fromlist=[name])
+    module = importlib.import_module(module_name)
     monkeypatch.setattr(module, name, swallowing(getattr(module, name)))
     result = cli_run(command, *[str(ROOT / a) if a.startswith("examples/") else a for a in args])
     assert result.exit_code == 130, (result.exit_code, result.output)
