@@ -36,7 +36,7 @@ from stich.search.solve import new_engine, solve
 
 @pytest.fixture(autouse=True)
 def threads_on_every_position(monkeypatch):
-    """solve scores cards in threads only after a value search of 50,000 nodes or more, and
+    """solve scores cards in threads only after a value search of 10,000 nodes or more, and
     searches the value in threads after 5,000; here on every position, so that the small
     ones are threaded too."""
     import stich.search.solve as solve_module
@@ -163,6 +163,52 @@ def test_a_helper_that_closes_the_bounds_answers(game, seed):
     assert value == exact and search.nodes_by_thread[1] > 0
 
 
+@pytest.mark.parametrize("game,seed", [("schafkopf2", 822), ("elfern", 823)])
+def test_a_thread_that_joins_a_search_under_way_answers(game, seed):
+    """A thread left without a card of its own joins another's card (``ParallelValue.join``).
+    The owner searches without a table (minutes for a whole deal), so only the one that
+    joined can close the bounds: the owner's test is halted within the minute, the value is
+    the one thread's, and joining a search that is over returns at once."""
+    deal = random_deal(game, seed, players=2)
+    exact = Session(deal, deal.position(), Engine(16)).value()
+    owner = Engine(16)
+    Session(deal, deal.position(), owner)
+    joiner = Engine(share=owner)
+    Session(deal, deal.position(), joiner)
+    owner.switches(tt=False)
+    search = ParallelValue([owner])
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(search.value(owner.first_guess())),
+                              daemon=True)
+    worker.start()
+    time.sleep(0.05)
+    search.join(joiner)
+    worker.join(60)
+    assert not worker.is_alive(), "the owner's test was not halted when the joiner answered"
+    assert out == [exact] and search.closed and joiner.nodes > 0
+    before = joiner.nodes
+    search.join(joiner)
+    assert joiner.nodes == before
+
+
+def test_share_out_hands_an_idle_worker_to_idle():
+    """A worker with no item left calls ``idle`` once (to help a piece under way); every
+    item is done once."""
+    from stich.search.threads import share_out
+    done, idled, lock = [], [], threading.Lock()
+
+    def work(worker, item):
+        time.sleep(0.01 * item)
+        yield item
+
+    def idle(worker):
+        with lock:
+            idled.append(worker)
+
+    assert share_out(["a", "b", "c"], [1, 2, 3, 4], work, done.append, idle=idle) is False
+    assert sorted(done) == [1, 2, 3, 4] and sorted(idled) == ["a", "b", "c"]
+
+
 @pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize("seed", range(6))
 def test_parallel_value_small_positions(mode, seed):
@@ -246,7 +292,8 @@ def test_ctrl_c_while_threads_search_the_cards_keeps_the_cards_found(monkeypatch
             if len(started) >= 3:
                 simulate_interrupt()
             return work(worker, item)
-        return share_out(workers, items, work_then_interrupt, got, caller_works=False)
+        return share_out(workers, items, work_then_interrupt, got,
+                         **{**options, "caller_works": False})
 
     monkeypatch.setattr(solve_module, "share_out", interrupted_at_the_third_card)
     try:

@@ -43,7 +43,7 @@ class ParallelValue:
     def __init__(self, engines: Sequence[Engine]):
         self.engines = list(engines)
         self.nodes_by_thread = [0] * len(self.engines)
-        self.lo = self.hi = 0
+        self.lo, self.hi = self.engines[0].value_range     # the proven bounds
         self._lock = threading.Lock()
         self._targets: list[int | None] = [None] * len(self.engines)
         self._errors: list[BaseException] = []
@@ -74,13 +74,15 @@ class ParallelValue:
         except KeyboardInterrupt:
             raise SearchInterrupted(self.lo, self.hi) from None
         finally:
+            own = len(before)           # the engines after these joined later (``join``)
             with self._lock:
                 self._closing = True
-                for engine in self.engines:
-                    engine.halt()
+                for k, engine in enumerate(self.engines):
+                    if k < own or self._targets[k] is not None:
+                        engine.halt()
             for thread in helpers:
                 thread.join()
-            for engine in self.engines:
+            for engine in self.engines[:own]:
                 engine.halt(False)
             self.nodes_by_thread = [e.nodes - b for e, b in zip(self.engines, before)]
         failures = [e for e in self._errors if not isinstance(e, SearchLimit)]
@@ -88,10 +90,40 @@ class ParallelValue:
             raise failures[0]
         return self.lo
 
-    def offsets(self, span: int) -> list[int]:
+    @property
+    def closed(self) -> bool:
+        """True once the value is found (or the search was stopped): nothing left to join."""
+        with self._lock:
+            return self._closing or self.lo >= self.hi
+
+    def join(self, engine: Engine) -> None:
+        """Search this value on ``engine`` too, until it is found: a thread with no work of
+        its own left helps a search under way in another thread.  ``engine`` is set up on the
+        same position and shares the table; it starts a guess apart from the owner's test
+        under way (``offsets``), and what it proves narrows the owner's bounds as a helper's
+        does.  Returns at once when the search is over; ``SearchLimit`` (Ctrl-C) is passed
+        on, the owner reports the bounds."""
+        with self._lock:
+            if self._closing or self.lo >= self.hi:
+                return
+            k = len(self.engines)
+            owner = self._targets[0]
+            middle = owner if owner is not None else (self.lo + self.hi + 1) // 2
+            low, high = self.engines[0].value_range
+            offset = self.offsets(high - low, k + 1)[k - 1]
+            self.engines.append(engine)
+            self._targets.append(None)
+            engine.halt(False)          # under the lock: the owner's closing halts it after
+        try:
+            self._gallop(k, middle + offset, None)
+        finally:
+            engine.halt(False)
+
+    def offsets(self, span: int, engines: int | None = None) -> list[int]:
         """Each helper's first guess from the caller's: +d, -d, +2d, -2d, ..."""
         d = max(GUESS_OFFSET_MIN, round(span * GUESS_SPREAD))
-        return [(k // 2 + 1) * d * (1 if k % 2 == 0 else -1) for k in range(len(self.engines) - 1)]
+        count = len(self.engines) if engines is None else engines
+        return [(k // 2 + 1) * d * (1 if k % 2 == 0 else -1) for k in range(count - 1)]
 
     def _helper(self, k: int, guess: int) -> None:
         try:

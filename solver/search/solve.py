@@ -34,9 +34,11 @@ from .threads import share_out
 
 DEFAULT_TT_MEGABYTES = 64
 # the value search goes on in threads, and the cards are scored in threads, only once one
-# thread has searched this many nodes (about 5 ms): below it starting the threads and their
-# sessions costs more than it saves
-THREADS_FROM_NODES = 50_000
+# thread has searched this many nodes (about 1 ms): below it starting the threads and their
+# sessions costs more than it saves (four-hand Scharwenzel's whole solves on two threads
+# 1.03x the time with 5,000, 1.00x with 10,000 and 20,000; Schafkopf2's 0.95x-0.97x with
+# 10,000 against 50,000, where the second thread waited out the first 50,000 nodes)
+THREADS_FROM_NODES = 10_000
 # ... except the value alone, whose threads each search the whole tree from a guess of their
 # own (``parallel``): one helper costs little to start (5,000 and none measured alike on the
 # targets table's deals, 20,000 and 50,000 slower)
@@ -255,31 +257,69 @@ class _Work:
         maximiser = session.maximising()
         lo, hi = session.engine.value_range
         best: list[int] = []
+        first = session.deal.game_spec.search.get("first", "half")
+        running: list[tuple[int, ParallelValue]] = []      # (card, its search) under way
+        lock = threading.Lock()
 
         def work(s: Session, group: list[int]) -> Iterator[tuple[int, int, int]]:
             with s.after(group[0]) as gain:
                 # ``best`` may change in another thread meanwhile: it is only a guess here
-                guess = best[0] - gain if best else None
-                yield group[0], gain, 0 if s.over else s.value(guess)
+                rest = 0 if s.over else self._card_value(
+                    s, group[0], best[0] - gain if best else s.engine.first_guess(first),
+                    running, lock)
+            with lock:
+                if not best or (gain + rest > best[0] if maximiser else gain + rest < best[0]):
+                    best[:] = [gain + rest]
+            yield group[0], gain, rest
 
         def got(done: tuple[int, int, int]) -> None:
             move, gain, rest = done
             children[move] = rest
-            value = gain + rest
-            if not best or (value > best[0] if maximiser else value < best[0]):
-                best[:] = [value]
             if progress is not None:
                 progress(*((best[0], hi) if maximiser else (lo, best[0])))
 
+        def idle(s: Session) -> None:
+            self._help_cards(s, running, lock)
+
         with self._helpers_counted(sessions[1:]):
             interrupted = share_out(sessions, session.classes(ordered=True), work, got,
-                                    caller_works=True)
+                                    caller_works=True, idle=idle)
         if interrupted:
             session.stopped = session.stopped or "interrupt"
             if best:
                 lo, hi = (best[0], hi) if maximiser else (lo, best[0])
             raise Stopped("interrupt", lo, hi)
         return best[0]
+
+    @staticmethod
+    def _card_value(s: Session, move: int, guess: int, running: list, lock) -> int:
+        """The exact value after ``move`` (pushed on ``s``), searched by this thread and by
+        any thread left without a card of its own (``_help_cards``)."""
+        search = ParallelValue([s.engine])
+        with lock:
+            running.append((move, search))
+        try:
+            return search.value(guess)
+        finally:
+            with lock:
+                running.remove((move, search))
+
+    @staticmethod
+    def _help_cards(s: Session, running: list, lock) -> None:
+        """With no card left to take, join the search of a card still under way (the one
+        the fewest threads search), until none is."""
+        while True:
+            with lock:
+                open_ = [(len(search.engines), n, move, search)
+                         for n, (move, search) in enumerate(running) if not search.closed]
+            if not open_:
+                return
+            _, _, move, search = min(open_, key=lambda x: x[:2])
+            with s.after(move):
+                try:
+                    search.join(s.engine)
+                except SearchLimit:         # Ctrl-C: the card's own thread reports it
+                    return
 
     def _value_alone_first(self) -> int | None:
         """The value if one thread finds it within ``THREADS_FROM_NODES`` nodes (a small

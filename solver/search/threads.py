@@ -20,20 +20,22 @@ _RESULT, _ERROR, _DONE = "result", "error", "done"
 
 def share_out(workers: Sequence[W], items: Iterable[T], work: Callable[[W, T], Iterable[R]],
               got: Callable[[R], None], *, caller_works: bool = False,
-              stop: Callable[[W], None] | None = None) -> bool:
+              stop: Callable[[W], None] | None = None,
+              idle: Callable[[W], None] | None = None) -> bool:
     """Do every item of ``items`` on one of ``workers``: ``work(worker, item)`` gives its
     results, each handed to ``got`` in the caller's thread as it comes.  Each worker has a
     thread of its own; with ``caller_works`` the first one works in the caller's thread (its
     results are handed on after its own last item).  An error in a worker stops the others
     taking work and is raised once all have stopped.  Ctrl-C stops them too, ``stop(worker)``
-    ending a search under way, and returns True: the results handed on before are kept."""
-    return _Pool(workers, items, work).run(got, caller_works, stop)
+    ending a search under way, and returns True: the results handed on before are kept.
+    ``idle(worker)``: what a worker does once no item is left for it (help one under way)."""
+    return _Pool(workers, items, work, idle).run(got, caller_works, stop)
 
 
 class _Pool(Generic[W, T, R]):
     def __init__(self, workers: Sequence[W], items: Iterable[T],
-                 work: Callable[[W, T], Iterable[R]]):
-        self.workers, self.todo, self.work = workers, iter(items), work
+                 work: Callable[[W, T], Iterable[R]], idle: Callable[[W], None] | None = None):
+        self.workers, self.todo, self.work, self.idle = workers, iter(items), work, idle
         self.lock = threading.Lock()
         self.finished: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self.cancel = threading.Event()
@@ -49,6 +51,8 @@ class _Pool(Generic[W, T, R]):
             while not self.cancel.is_set():
                 item = self._next()
                 if item is _END:
+                    if self.idle is not None:
+                        self.idle(worker)
                     return
                 for result in self.work(worker, item):
                     self.finished.put((_RESULT, result))
