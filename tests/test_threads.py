@@ -1,7 +1,8 @@
 """Threads give the same answers as one thread.
 
 ``solve(threads=N)`` with every card wanted hands the legal cards out to N engines, each
-card's value searched by one of them and the position's value the best of those; without the
+card's value searched by one of them (and by any thread left without a card, which joins it)
+and the position's value the best of those; without the
 cards (``with_moves=False``) it searches the value with N threads (``stich.search.parallel``:
 every thread runs the galloping null-window driver from a guess of its own, the bounds
 they prove shared, the first to close them answering).  The engines search one table at once

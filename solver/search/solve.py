@@ -90,7 +90,8 @@ def solve(deal: Deal, *, objective: str = "score", tt_megabytes: int = DEFAULT_T
     on the line: Mariage).
     ``threads``: this many threads search at once, each with its own engine searching the
     one table (``Engine(share=)``): with every card wanted the legal cards are handed out to
-    them, each card's value searched by one thread and the value the best of those; without
+    them, each card's value searched by one thread (joined by any thread left without a
+    card) and the value the best of those; without
     (``with_moves=False``) the value is searched by all of them (``stich.search.parallel``).
     The answer is the same on every run, and for any number of threads above one; where the
     value was searched by threads the line is chosen in an order of the position alone
@@ -243,8 +244,10 @@ class _Work:
         """The value when every card is scored anyway, by ``threads`` threads: each card's
         exact value after it, the cards handed out to the threads (each the next card not
         yet taken, the best-ordered first, searched from the best value found so far), the
-        value the best of them.  One thread alone for the first ``THREADS_FROM_NODES``
-        nodes, as without threads.  The cards' values are kept for ``score_moves``."""
+        value the best of them.  A thread left without a card joins a card still under way
+        (``_help_cards``), so that no core waits out the last card.  One thread alone for
+        the first ``THREADS_FROM_NODES`` nodes, as without threads.  The cards' values are
+        kept for ``score_moves``."""
         found = self._value_alone_first()
         if found is not None:
             return found
