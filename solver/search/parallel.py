@@ -174,6 +174,45 @@ class ParallelValue:
                     self.engines[j].halt()
 
 
+class JoinableSearches:
+    """Searches under way, one per thread, that a thread left without work of its own may
+    join (``ParallelValue.join``): the cards of a whole solve handed out to threads, where
+    the last card would otherwise leave every other core waiting."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: list[tuple[int, ParallelValue]] = []    # (move, its search) under way
+
+    def value(self, session: Session, move: int, guess: int) -> int:
+        """The exact value after ``move`` (pushed on ``session``) from ``guess``, searched
+        by this thread and by any thread that joins it (``help``)."""
+        search = ParallelValue([session.engine])
+        with self._lock:
+            self._running.append((move, search))
+        try:
+            return search.value(guess)
+        finally:
+            with self._lock:
+                self._running.remove((move, search))
+
+    def help(self, session: Session) -> None:
+        """Join the search under way that the fewest threads search, on ``session``'s
+        engine (at the root the searches started from), until none is left.  On Ctrl-C
+        the thread that owns the search reports it."""
+        while True:
+            with self._lock:
+                open_ = [(len(search.engines), n, move, search)
+                         for n, (move, search) in enumerate(self._running) if not search.closed]
+            if not open_:
+                return
+            _, _, move, search = min(open_, key=lambda entry: entry[:2])
+            with session.after(move):
+                try:
+                    search.join(session.engine)
+                except SearchLimit:
+                    return
+
+
 def value_alone_first(session: Session, nodes: int) -> tuple[int | None, tuple[int | None, int | None]]:
     """The value of ``session``'s node if its engine alone finds it within ``nodes`` nodes (a
     small position: no threads are worth starting), else None with the bounds proven by
@@ -210,4 +249,4 @@ def threaded_value(session: Session, helpers: Sequence[Session], alone_first: in
     return search.value(guess, at_least=lo, at_most=hi, progress=progress), search
 
 
-__all__ = ["ParallelValue", "threaded_value", "value_alone_first"]
+__all__ = ["JoinableSearches", "ParallelValue", "threaded_value", "value_alone_first"]

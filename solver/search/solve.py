@@ -26,7 +26,7 @@ from stich.model.cards import in_notation
 from .ladder import possible_rungs
 from .lines import optimal_line
 from .objectives import OBJECTIVES, SolverError, score_objective
-from .parallel import ParallelValue, threaded_value, value_alone_first
+from .parallel import JoinableSearches, ParallelValue, threaded_value, value_alone_first
 from .playout import replay_line
 from .result import MoveValue, Result
 from .session import Session
@@ -245,7 +245,7 @@ class _Work:
         exact value after it, the cards handed out to the threads (each the next card not
         yet taken, the best-ordered first, searched from the best value found so far), the
         value the best of them.  A thread left without a card joins a card still under way
-        (``_help_cards``), so that no core waits out the last card.  One thread alone for
+        (``JoinableSearches``), so that no core waits out the last card.  One thread alone for
         the first ``THREADS_FROM_NODES`` nodes, as without threads.  The cards' values are
         kept for ``score_moves``."""
         found = self._value_alone_first()
@@ -261,15 +261,14 @@ class _Work:
         lo, hi = session.engine.value_range
         best: list[int] = []
         first = session.deal.game_spec.search.get("first", "half")
-        running: list[tuple[int, ParallelValue]] = []      # (card, its search) under way
+        searches = JoinableSearches()
         lock = threading.Lock()
 
         def work(s: Session, group: list[int]) -> Iterator[tuple[int, int, int]]:
             with s.after(group[0]) as gain:
                 # ``best`` may change in another thread meanwhile: it is only a guess here
-                rest = 0 if s.over else self._card_value(
-                    s, group[0], best[0] - gain if best else s.engine.first_guess(first),
-                    running, lock)
+                rest = 0 if s.over else searches.value(
+                    s, group[0], best[0] - gain if best else s.engine.first_guess(first))
             with lock:
                 if not best or (gain + rest > best[0] if maximiser else gain + rest < best[0]):
                     best[:] = [gain + rest]
@@ -281,48 +280,15 @@ class _Work:
             if progress is not None:
                 progress(*((best[0], hi) if maximiser else (lo, best[0])))
 
-        def idle(s: Session) -> None:
-            self._help_cards(s, running, lock)
-
         with self._helpers_counted(sessions[1:]):
             interrupted = share_out(sessions, session.classes(ordered=True), work, got,
-                                    caller_works=True, idle=idle)
+                                    caller_works=True, idle=searches.help)
         if interrupted:
             session.stopped = session.stopped or "interrupt"
             if best:
                 lo, hi = (best[0], hi) if maximiser else (lo, best[0])
             raise Stopped("interrupt", lo, hi)
         return best[0]
-
-    @staticmethod
-    def _card_value(s: Session, move: int, guess: int, running: list, lock) -> int:
-        """The exact value after ``move`` (pushed on ``s``), searched by this thread and by
-        any thread left without a card of its own (``_help_cards``)."""
-        search = ParallelValue([s.engine])
-        with lock:
-            running.append((move, search))
-        try:
-            return search.value(guess)
-        finally:
-            with lock:
-                running.remove((move, search))
-
-    @staticmethod
-    def _help_cards(s: Session, running: list, lock) -> None:
-        """With no card left to take, join the search of a card still under way (the one
-        the fewest threads search), until none is."""
-        while True:
-            with lock:
-                open_ = [(len(search.engines), n, move, search)
-                         for n, (move, search) in enumerate(running) if not search.closed]
-            if not open_:
-                return
-            _, _, move, search = min(open_, key=lambda x: x[:2])
-            with s.after(move):
-                try:
-                    search.join(s.engine)
-                except SearchLimit:         # Ctrl-C: the card's own thread reports it
-                    return
 
     def _value_alone_first(self) -> int | None:
         """The value if one thread finds it within ``THREADS_FROM_NODES`` nodes (a small
