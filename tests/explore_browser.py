@@ -110,6 +110,13 @@ class Page:
                     items => items.map(i => ({ply: i.dataset.ply, cost: i.dataset.cost,
                                               mistake: i.dataset.mistake}))""")}
 
+    def move_boxes(self) -> dict[int, tuple[float, float, float, float]]:
+        """Where each move of the line is on the page (x, y, width, height), by its ply."""
+        return {int(box["ply"]): (box["x"], box["y"], box["w"], box["h"])
+                for box in self.page.eval_on_selector_all("#moves li[data-ply]", """
+                    items => items.map(i => { const r = i.getBoundingClientRect();
+                        return {ply: i.dataset.ply, x: r.x, y: r.y, w: r.width, h: r.height}; })""")}
+
     def move_list_filled(self, moves: int) -> None:
         """Wait until the move list shows the cost of ``moves`` cards (solved one by one)."""
         # a function, not an expression: the page's Content-Security-Policy forbids eval

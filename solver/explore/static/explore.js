@@ -760,11 +760,15 @@ function moveItem(node, path, players, first = false) {
   // no marks in the player's view; in training, only on the cards already picked
   const hide = state.view === "player" || (state.training && !(here && k < state.ply));
   const row = hide ? null : rowFor(analysis, card, suit);
+  // the mark's place is kept before its analysis arrives: the list fills in one card at a
+  // time, and moves that shifted as it did would take a click meant for another move
+  const mark = hide ? null : el("span", { class: "cost" });
+  if (mark) item.append(mark);
   if (row) {
     const cost = replayCost(row, analysis), lost = verdict(row, analysis) === "outcome-losing";
     item.dataset.cost = cost;
     item.dataset.mistake = cost > 0 || lost ? "yes" : "no";
-    item.append(el("span", { class: "cost", text: cost ? `−${cost}` : "✓" }));
+    mark.textContent = cost ? `−${cost}` : "✓";
     if (cost > 0) item.classList.add("mistake");
     if (lost) item.classList.add("lost-outcome");
     item.title = lost ? "this card gave away the outcome" : cost ? `this card cost ${cost}` : "optimal";
