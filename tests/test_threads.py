@@ -123,14 +123,14 @@ def _parallel_value(deal, threads, slow_caller=False):
     one table, and the search.  ``slow_caller``: the caller's engine searches without the
     table (the helpers, made before, keep it), so that a helper closes the bounds first."""
     owner = Engine(16)
-    Session(deal, deal.position(), owner)
+    session = Session(deal, deal.position(), owner)
     helpers = [Engine(share=owner) for _ in range(threads - 1)]
     for helper in helpers:
         Session(deal, deal.position(), helper)
     if slow_caller:
         owner.switches(tt=False)
     search = ParallelValue([owner] + helpers)
-    return search.value(owner.first_guess(deal.game_spec.search.get("first", "half"))), search
+    return search.value(session.first_guess()), search
 
 
 @pytest.mark.parametrize("game,players,seed", whole_deals())

@@ -245,8 +245,7 @@ def threaded_value(session: Session, helpers: Sequence[Session], alone_first: in
         if value is not None:
             return value, None
     search = ParallelValue([engine] + [h.engine for h in helpers])
-    guess = engine.first_guess(session.deal.game_spec.search.get("first", "half"))
-    return search.value(guess, at_least=lo, at_most=hi, progress=progress), search
+    return search.value(session.first_guess(), at_least=lo, at_most=hi, progress=progress), search
 
 
 __all__ = ["JoinableSearches", "ParallelValue", "threaded_value", "value_alone_first"]

@@ -214,6 +214,11 @@ class Session:
         """Exact value under the total objective from the current node."""
         return self.engine.value(guess, **self.deal.game_spec.search)
 
+    def first_guess(self) -> int:
+        """The first guess the game's value search starts from at the current node (its
+        ``search`` settings' ``first``), for a driver run outside ``value``: the threads'."""
+        return self.engine.first_guess(self.deal.game_spec.search.get("first", "half"))
+
     def bounded_value(self, at_least: int | None = None, at_most: int | None = None,
                       guess: int | None = None) -> int:
         """Exact value under the total objective, when it is already known to lie within

@@ -260,7 +260,6 @@ class _Work:
         maximiser = session.maximising()
         lo, hi = session.engine.value_range
         best: list[int] = []
-        first = session.deal.game_spec.search.get("first", "half")
         searches = JoinableSearches()
         lock = threading.Lock()
 
@@ -268,7 +267,7 @@ class _Work:
             with s.after(group[0]) as gain:
                 # ``best`` may change in another thread meanwhile: it is only a guess here
                 rest = 0 if s.over else searches.value(
-                    s, group[0], best[0] - gain if best else s.engine.first_guess(first))
+                    s, group[0], best[0] - gain if best else s.first_guess())
             with lock:
                 if not best or (gain + rest > best[0] if maximiser else gain + rest < best[0]):
                     best[:] = [gain + rest]
