@@ -4,7 +4,7 @@ Every thread runs the one-thread galloping driver (``core/search.pxi``, ``mtd_st
 null-window tests that gallop from a first guess and then bisect, each test one
 ``Engine.window`` on an engine of its own.  The threads share their table and their proven
 bounds, not their work (Lazy SMP, as Stockfish searches): the caller's thread starts from the
-first guess, each helper from a guess some points apart (``offsets``), so that their trees
+first guess, each helper from a guess some points apart (``offset``), so that their trees
 differ and each fills the table with bounds the others then read.  Every test narrows the bounds all
 threads search within; a thread whose test no longer lies within them is halted
 (``Engine.halt``; a halted search stores nothing, so the table keeps only proven bounds) and
@@ -63,8 +63,9 @@ class ParallelValue:
         self._closing = False
         for engine in self.engines:
             engine.halt(False)
-        helpers = [threading.Thread(target=self._helper, args=(k, guess + offset), daemon=True)
-                   for k, offset in enumerate(self.offsets(high - low), start=1)]
+        helpers = [threading.Thread(target=self._helper, args=(k, guess + self.offset(high - low, k)),
+                                    daemon=True)
+                   for k in range(1, len(self.engines))]
         try:
             for thread in helpers:
                 thread.start()
@@ -100,7 +101,7 @@ class ParallelValue:
         """Search this value on ``engine`` too, until it is found: a thread with no work of
         its own left helps a search under way in another thread.  ``engine`` is set up on the
         same position and shares the table; it starts a guess apart from the owner's test
-        under way (``offsets``), and what it proves narrows the owner's bounds as a helper's
+        under way (``offset``), and what it proves narrows the owner's bounds as a helper's
         does.  Returns at once when the search is over; ``SearchLimit`` (Ctrl-C) is passed
         on, the owner reports the bounds."""
         with self._lock:
@@ -110,7 +111,7 @@ class ParallelValue:
             owner = self._targets[0]
             middle = owner if owner is not None else (self.lo + self.hi + 1) // 2
             low, high = self.engines[0].value_range
-            offset = self.offsets(high - low, k + 1)[k - 1]
+            offset = self.offset(high - low, k)
             self.engines.append(engine)
             self._targets.append(None)
             engine.halt(False)          # under the lock: the owner's closing halts it after
@@ -119,11 +120,11 @@ class ParallelValue:
         finally:
             engine.halt(False)
 
-    def offsets(self, span: int, engines: int | None = None) -> list[int]:
-        """Each helper's first guess from the caller's: +d, -d, +2d, -2d, ..."""
+    @staticmethod
+    def offset(span: int, k: int) -> int:
+        """Helper ``k``'s (1, 2, ...) first guess from the caller's: +d, -d, +2d, -2d, ..."""
         d = max(GUESS_OFFSET_MIN, round(span * GUESS_SPREAD))
-        count = len(self.engines) if engines is None else engines
-        return [(k // 2 + 1) * d * (1 if k % 2 == 0 else -1) for k in range(count - 1)]
+        return ((k - 1) // 2 + 1) * d * (1 if k % 2 == 1 else -1)
 
     def _helper(self, k: int, guess: int) -> None:
         try:
