@@ -7,6 +7,7 @@ stops it.  (The page itself is driven in a real browser in test_explore_browser.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
 import signal
 import socket
@@ -35,6 +36,7 @@ from stich.explore.pool import WorkerPool  # noqa: E402
 from stich.explore.position import file_line, position_deal, start_text  # noqa: E402
 from stich.explore.session import ExploreSession, Options  # noqa: E402
 from stich.model.cards import format_cards  # noqa: E402
+from stich.run import pool as pool_module  # noqa: E402
 from stich.view import information  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,6 +209,45 @@ def test_the_newest_analysis_request_is_searched_first_and_close_cancels_the_res
     assert waiting.cancelled() and order == [2, 1, 0]
     with pytest.raises(RuntimeError):
         pool.submit(order.append, 4)
+
+
+def test_join_waits_for_the_running_call_after_close():
+    pool = WorkerPool(1, "test-explore-join")
+    started, gate = threading.Event(), threading.Event()
+    running = pool.submit(lambda: (started.set(), gate.wait(10)))
+    started.wait(10)
+    pool.close()
+    assert not pool.join(0.2)                 # the call still runs: join gives up after its time
+    threading.Timer(0.3, gate.set).start()
+    assert pool.join(10) and running.result(timeout=1)
+
+
+def test_close_returns_once_the_players_view_has_let_its_worker_processes_go(monkeypatch):
+    """Ctrl-C with a player's view on two worker processes: the job's thread stops the pool and
+    frees its semaphores before ``close`` returns.  A thread still doing that as the process
+    exits is frozen halfway, and the resource tracker prints a "leaked semaphore" warning.
+    Here the job's thread takes half a second to stop its pool, so ``close`` must wait for it."""
+    real_stop = pool_module.stop_at_once
+
+    def slow_stop(executor) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.5)
+        real_stop(executor)
+    monkeypatch.setattr(pool_module, "stop_at_once", slow_stop)
+    before = set(threading.enumerate())
+    session = ExploreSession(load(EXAMPLES / "elfern-deal.toml"), Options(jobs=2))
+    view_threads = [t for t in set(threading.enumerate()) - before if t.name.startswith("stich-explore-view")]
+    job = session.start_view(session.start, [], "score", samples=500)
+    deadline = time.monotonic() + 60
+    while not (job.state == "running" and multiprocessing.active_children()):
+        assert time.monotonic() < deadline and job.state in ("queued", "running"), job.as_json()
+        time.sleep(0.05)
+    time.sleep(0.5)                           # the workers are solving layouts
+    started = time.monotonic()
+    session.close()
+    assert time.monotonic() - started < 5
+    assert len(view_threads) == 1 and not view_threads[0].is_alive()
+    assert job.state == "cancelled" and not multiprocessing.active_children()
 
 
 def test_the_players_view_is_what_stich_suggest_prints(served, tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -26,8 +27,10 @@ class WorkerPool:
         self._lifo = lifo
         self._closed = False
         self._workers = workers
-        for k in range(workers):
-            threading.Thread(target=self._run, name=f"{name}-{k + 1}", daemon=True).start()
+        self._threads = [threading.Thread(target=self._run, name=f"{name}-{k + 1}", daemon=True)
+                         for k in range(workers)]
+        for thread in self._threads:
+            thread.start()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         if self._closed:
@@ -63,3 +66,14 @@ class WorkerPool:
                 future.cancel()
         for _ in range(self._workers):          # one stop sign per thread, before any work
             self._queue.put((float("-inf"), next(self._order), None, (), None))
+
+    def join(self, timeout: float) -> bool:
+        """After ``close``: wait at most ``timeout`` seconds in all for the calls still running
+        to end; True if every thread has ended.  A call that is stopping worker processes must
+        finish before the process exits: Python frees a pool's semaphores in the thread that
+        drops the pool, and a thread frozen by the exit halfway through leaves the resource
+        tracker to warn of a "leaked semaphore" on the terminal."""
+        ends = time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(max(0.0, ends - time.monotonic()))
+        return not any(thread.is_alive() for thread in self._threads)

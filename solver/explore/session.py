@@ -34,6 +34,7 @@ OBJECTIVES = ("score", "total")
 MAX_SAMPLES = 100_000       # --samples on the command line
 PAGE_SAMPLES = 2_000        # what a page (a link, anyone's) may start, unless --samples allows more
 KEEP_ANSWERS = 20_000       # answers kept per session; the oldest go first beyond this
+STOP_WAIT = 2.0             # seconds Ctrl-C waits for a player's-view job to let its workers go
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,7 @@ class ExploreSession:
         self._dd.close()
         self._pv.close()
         stop_every_pool()           # a job's worker processes (--jobs 2) stop now, not at exit
+        self._pv.join(STOP_WAIT)    # and the job's thread has let go of them before the exit
 
 
 def seen_file(info) -> str:
