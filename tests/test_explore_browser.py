@@ -221,7 +221,8 @@ def check_move_list(page: Page, deal: Deal):
     """Each played card's cost and mistake mark are what ``stich replay`` says.  The marks
     arrive one by one as the line is solved, and no move shifts when they do (a click
     meant for one move would take another): with every mark blanked, as before its
-    analysis came, every move is where it is with the marks."""
+    analysis came, or as wide as a cost of three digits, every move is where it is with the
+    marks."""
     steps = stich("replay", deal=deal)["steps"]
     page.move_list_filled(len(steps))
     assert page.move_costs() == {k + 1: (step["cost"], step["mistake"]) for k, step in enumerate(steps)}
@@ -229,9 +230,12 @@ def check_move_list(page: Page, deal: Deal):
     marks = page.page.eval_on_selector_all("#moves li .cost", """
         marks => marks.map(m => { const text = m.textContent; m.textContent = ""; return text; })""")
     blank = page.move_boxes()
+    page.page.eval_on_selector_all("#moves li .cost", "marks => marks.forEach(m => { m.textContent = '−888'; })")
+    widest = page.move_boxes()                # a cost of three digits fits the mark's place too
     page.page.eval_on_selector_all("#moves li .cost", """
         (marks, texts) => marks.forEach((m, i) => { m.textContent = texts[i]; })""", marks)
     assert any(marks) and blank == marked, "the moves shift as their marks arrive"
+    assert widest == marked, "a cost of three digits shifts the moves after it"
 
 
 def check_players_view(page: Page, deal: Deal):
