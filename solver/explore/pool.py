@@ -26,7 +26,6 @@ class WorkerPool:
         self._order = itertools.count()
         self._lifo = lifo
         self._closed = False
-        self._workers = workers
         self._threads = [threading.Thread(target=self._run, name=f"{name}-{k + 1}", daemon=True)
                          for k in range(workers)]
         for thread in self._threads:
@@ -64,7 +63,7 @@ class WorkerPool:
                 break
             if fn is not None:
                 future.cancel()
-        for _ in range(self._workers):          # one stop sign per thread, before any work
+        for _ in self._threads:                 # one stop sign per thread, before any work
             self._queue.put((float("-inf"), next(self._order), None, (), None))
 
     def join(self, timeout: float) -> bool:
