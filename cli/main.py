@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 # Ctrl-C is handled before anything slow is imported: during start-up it stops the command with
-# one line and exit 130 (``stop_starting``), never an import's traceback.  The handler is put
-# back at the end of this module; ``StichGroup.main`` installs it again for the command's run.
-from . import interrupt  # noqa: I001 - first, before the imports below
+# one line and exit 130 (``stop_starting``), never an import's traceback.  In the stich command
+# itself the handler stays in place until the command's own handling takes over (a moment
+# with Python's handler between this module and ``run`` would print a traceback); a program
+# or test importing this module gets Python's handler back at its end, and
+# ``StichGroup.main`` installs the start-up one for each run.
+import os  # noqa: I001 - first, before the imports below
+import sys
+
+from . import interrupt
 
 _previous = interrupt.install()
 
@@ -59,7 +65,13 @@ def main() -> None:
     """The group of every command (its help is ``MAIN_HELP``)."""
 
 
-interrupt.restore(_previous)
+def is_the_stich_command() -> bool:
+    """Is this process the ``stich`` command (its console script, or ``python -m``)?"""
+    return __name__ == "__main__" or os.path.splitext(os.path.basename(sys.argv[0]))[0] == "stich"
+
+
+if not is_the_stich_command():
+    interrupt.restore(_previous)
 
 
 def run() -> None:

@@ -113,6 +113,21 @@ def test_ctrl_c_at_any_moment_of_the_start_is_one_line_and_130(command, tmp_path
     assert hit >= len(MOMENTS) // 2, "the command finished before most of the moments"
 
 
+@pytest.mark.parametrize("argv0,kept", [("stich", True), ("/usr/local/bin/stich", True), ("-c", False)])
+def test_the_start_up_handler_stays_in_place_until_the_command_runs_only_in_the_command(argv0, kept):
+    """In the stich command no moment between loading the command line and running it has
+    Python's own Ctrl-C handler (it would print a traceback); a program importing the module
+    gets Python's handler back."""
+    code = ("import signal, sys; sys.path.insert(0, sys.argv[1]); sys.argv = [sys.argv[2]]; "
+            "import stich.cli.main; from stich.cli import interrupt; "
+            "handler = signal.getsignal(signal.SIGINT); "
+            "print('start-up' if handler is interrupt.stop_starting else "
+            "'python' if handler is signal.default_int_handler else repr(handler))")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT), argv0], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == ("start-up" if kept else "python"), done.stderr
+
+
 def command_modules(loaded: set[str]) -> set[str]:
     from stich.cli.main import COMMANDS
     return {name for name, (module, _) in COMMANDS.items() if f"stich.cli.{module}" in loaded}
