@@ -545,3 +545,49 @@ def test_ctrl_c_wrapped_by_python_is_an_interrupt(monkeypatch):
     result = CliRunner().invoke(main, ["solve", "examples/scharwenzel-deal.toml"])
     assert result.exit_code == 130
     assert "interrupted" in result.output and "internal error" not in result.output
+
+
+FINISHED = """game = "scharwenzel"
+trump = "hearts"
+play = ["♣Q ♣K ♣A ♥9"]
+[hands]
+1 = "♣Q"
+2 = "♣K"
+3 = "♣A"
+4 = "♥9"
+"""
+
+
+@pytest.mark.parametrize("args", [("analyze",), ("analyze", "--all-seats"), ("suggest",),
+                                  ("puzzle", "--goal", "win")])
+def test_a_command_that_needs_a_card_to_play_names_a_finished_deal(tmp_path, args):
+    """Every card is played: nothing to analyze, suggest or solve as a puzzle, said as bad input."""
+    path = tmp_path / "over.toml"
+    path.write_text(FINISHED, encoding="utf-8")
+    one_line_error(cli_run(args[0], path, *args[1:]), str(path), "play", "the deal is over")
+
+
+def test_solve_of_a_finished_deal_gives_its_totals_and_outcome(tmp_path):
+    """♣Q is the top trump in Scharwenzel, so seat 1 took the one trick: seats 1+3 took every
+    trick (tout), and the text says so as well as the totals."""
+    path = tmp_path / "over.toml"
+    path.write_text(FINISHED, encoding="utf-8")
+    result = run("solve", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "The deal is over. seats 1+3: 1 tricks, seats 2+4: 0 tricks" in result.output
+    assert "Outcome: Seats 1+3 take every trick: tout" in result.output
+
+
+def test_a_goal_every_first_move_keeps_is_cooked_in_those_words(tmp_path):
+    """Seats 1+3 have taken 3 tricks of 8 already and win whatever seat 3 plays (the JSON's own
+    key moves and failing moves say so); the text says every first move works."""
+    result = run("puzzle", str(EXAMPLES / "scharwenzel-ending.toml"), "--goal", "win", "--json")
+    answer = json.loads(result.output)
+    assert answer["verdict"] == "cooked" and answer["failing_moves"] == []
+    text = run("puzzle", str(EXAMPLES / "scharwenzel-ending.toml"), "--goal", "win").output
+    assert "cooked: every first move works" in text
+    answer = json.loads(run("puzzle", str(EXAMPLES / "schafkopf2-played.toml"), "--goal", "total>=70",
+                            "--json").output)
+    assert answer["verdict"] == "cooked" and answer["failing_moves"]
+    text = run("puzzle", str(EXAMPLES / "schafkopf2-played.toml"), "--goal", "total>=70").output
+    assert "cooked: more than one first move works" in text

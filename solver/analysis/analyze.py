@@ -72,6 +72,8 @@ def as_leader(deal: Deal, seat: int) -> Deal:
     """The current position with ``seat`` to lead: an ending with the cards still out and
     the points won so far as `taken`.  Only at the start of a trick."""
     position = deal.position()
+    if position.is_over():
+        raise DealError("the deal is over: there is no card to play", "play", deal.source)
     if position.trick:
         raise DealError("--all-seats needs a position at the start of a trick (the last trick "
                         "in `play` is unfinished)", "play", deal.source)

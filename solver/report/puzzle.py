@@ -15,7 +15,8 @@ def puzzle_report(result) -> str:
     out = [headline(deal), "", position_table(deal, deal.position()), ""]
     goal = result.goal.describe(deal)
     verdict = {"sound": "sound: the solution is unique",
-               "cooked": "cooked: more than one first move works",
+               "cooked": ("cooked: more than one first move works" if result.failing or result.undecided
+                          else "cooked: every first move works"),
                "unreachable": "the goal cannot be reached against the best defence",
                "unknown": "unknown (not decided within the limit)"}[result.verdict]
     if not result.exact:

@@ -123,6 +123,7 @@ def solve_report(result: Result) -> str:
         return partial_report(result, out)
     if result.to_move is None:
         out.append(f"The deal is over. {totals_text(deal, result.exact_totals)}")
+        out.append(f"Outcome: {result.exact_outcome.text}")
         return "\n".join(out)
     out.append(f"Double-dummy totals: {totals_text(deal, result.exact_totals)}")
     out.append(f"Outcome (playing for the {'score' if result.objective == 'score' else 'totals'}): "
