@@ -10,7 +10,7 @@ from stich.analysis.batch import collect_items, run_batch
 from stich.deals.deal import DealError
 from stich.deals.dealing import NoDealFound
 from stich.games import OptionError
-from stich.report.batch import summary
+from stich.report.batch import dropped_note, summary
 from stich.report.solve import solve_json
 from stich.run import RunError
 from stich.run.results import is_partial
@@ -71,7 +71,8 @@ def batch_command(paths: tuple[str, ...], generate: tuple[str, ...], out: str, j
     line (a run killed while writing) and lines of other deals are dropped (complete
     dropped lines go to OUT.dropped), and only the missing deals are solved.  Each
     line is one write(2) from the parent, the only writer; the file is locked while
-    a run writes it.
+    a run writes it.  A file with no line stich wrote (a deal file given as --out by
+    mistake) is refused and left alone.
 
     --node-limit / --time-limit apply to each deal: a deal that hits them gets a line
     whose result says "exact": false with the bounds proven (as `stich solve --json`) and
@@ -138,11 +139,7 @@ def _report(run, items: list, out: str, quiet: bool) -> None:
     """What was dropped from ``out``, what was done, and the summary of the results."""
     recovery = run.recovery
     if recovery is not None and recovery.dropped:
-        parts = [_lines(n, what) for n, what in ((1 if recovery.torn else 0, "torn last {}"),
-                                                 (recovery.invalid, "invalid {}"),
-                                                 (recovery.stale, "{} of other deals or settings"),
-                                                 (recovery.duplicate, "duplicate {}")) if n]
-        click.echo(f"stich: {out}: dropped {', '.join(parts)}", err=True)
+        click.echo(dropped_note(out, recovery), err=True)
     if quiet:
         return
     click.echo(f"{run.total} deals: {run.resumed} already in {out}, {run.solved} solved now"
@@ -153,5 +150,3 @@ def _report(run, items: list, out: str, quiet: bool) -> None:
     click.echo(summary(run.records[item.id] for item in items if item.id in run.records))
 
 
-def _lines(count: int, what: str) -> str:
-    return f"{count} " + what.format("line" if count == 1 else "lines")

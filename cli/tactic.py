@@ -16,6 +16,7 @@ from stich.deals.constraints import ConstraintError, all_of, parse_constraint
 from stich.deals.deal import DealError, loads
 from stich.deals.dealing import MAX_DEALS, NoDealFound
 from stich.games import GAMES, OptionError
+from stich.report.batch import dropped_note
 from stich.report.pimc import player_game_report
 from stich.report.tactic import forest_plot, tactic_report
 from stich.run import RunError
@@ -355,8 +356,11 @@ def _run(items, settings, tactics, unit, until_width, out, jobs, dask_address, q
         bar.write(f"stich: {item_id}: not studied: {message}")
 
     try:
-        return run_study(items, settings, out=out, jobs=jobs,
-                         dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
+        run = run_study(items, settings, out=out, jobs=jobs,
+                        dask_address=dask_address, stop=stop, progress=bar, on_error=on_error)
+        if out and run.recovery is not None and run.recovery.dropped:
+            bar.write(dropped_note(out, run.recovery))
+        return run
     except TacticError as exc:
         fail(f"{settings.tactic_file}: {exc}" if settings.tactic_file else str(exc))
     except RunError as exc:

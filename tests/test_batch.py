@@ -415,3 +415,43 @@ def test_a_bad_file_in_a_batch_gets_an_error_line(tmp_path):
         assert "zzz" in error["error"] and "result" not in error
         assert "dropped" not in result.stderr
     assert not (tmp_path / "r.jsonl.dropped").exists()
+
+
+NOT_RESULTS = {"random bytes": bytes(random.Random(7).randrange(256) for _ in range(300)),
+               "a deal file": (EXAMPLES / "elfern-deal.toml").read_bytes(),
+               "JSON lines of something else": b'{"name": "x"}\n[1, 2]\n'}
+TACTIC = ["tactic", "schafkopf2.bare_ten.lead_at_once", "--game", "schafkopf2", "--deals", "2", "--quiet"]
+
+
+@pytest.mark.parametrize("what", NOT_RESULTS)
+@pytest.mark.parametrize("command", ["batch", "tactic"])
+def test_a_file_stich_did_not_write_is_refused_as_the_output_and_left_alone(tmp_path, what, command):
+    """A deal file or anything else given as --out by mistake holds no result: moving its text
+    to OUT.dropped would be a surprise, so the run is refused and the file kept as it was."""
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(NOT_RESULTS[what])
+    args = (["batch", EXAMPLES / "elfern-ending.toml", "--jobs", "1"] if command == "batch" else TACTIC)
+    one_line_error(cli_run(*args, "--out", out), str(out), "not a stich results file")
+    assert out.read_bytes() == NOT_RESULTS[what]
+    assert not (tmp_path / "r.jsonl.dropped").exists()
+
+
+def test_a_torn_first_line_alone_is_still_a_results_file(tmp_path):
+    """A run killed while writing its first line leaves only a torn line: the next run resumes."""
+    out = tmp_path / "r.jsonl"
+    assert cli_run("batch", EXAMPLES / "elfern-ending.toml", "--out", out, "--jobs", "1").exit_code == 0
+    out.write_bytes(out.read_bytes()[:30])
+    result = cli_run("batch", EXAMPLES / "elfern-ending.toml", "--out", out, "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert "dropped 1 torn last line" in result.stderr
+    assert len(lines_of(out)) == 1
+
+
+def test_a_study_says_which_lines_of_its_output_it_dropped(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert cli_run(*TACTIC, "--out", out).exit_code == 0
+    out.write_bytes(out.read_bytes() + b"not a line of stich\n" + b'{"id": "torn')
+    result = cli_run(*TACTIC, "--out", out)
+    assert result.exit_code == 0, result.stderr
+    assert "dropped 1 torn last line, 1 invalid line" in result.stderr
+    assert b"not a line of stich" in (tmp_path / "r.jsonl.dropped").read_bytes()

@@ -12,6 +12,18 @@ from stich.model.rules import RuleSet
 from stich.run.results import is_partial
 
 
+def dropped_note(out: str, recovery) -> str:
+    """The one line that says which lines of the results file ``out`` were moved aside
+    (to ``OUT.dropped``) or cut off (a torn last line) before the run went on."""
+    def lines(count: int, what: str) -> str:
+        return f"{count} " + what.format("line" if count == 1 else "lines")
+    parts = [lines(n, what) for n, what in ((1 if recovery.torn else 0, "torn last {}"),
+                                            (recovery.invalid, "invalid {}"),
+                                            (recovery.stale, "{} of other deals or settings"),
+                                            (recovery.duplicate, "duplicate {}")) if n]
+    return f"stich: {out}: dropped {', '.join(parts)}"
+
+
 def _winner_text(label: str, winner: int | None) -> str:
     if winner is None:
         return "nobody"

@@ -26,7 +26,9 @@ after every line, "end" only at the end; fsync matters only for an OS crash or p
 (a killed process never loses what it wrote), and what such a crash tears is caught below.
 
 Resume.  On start the file is locked (flock; a second run on the same file is refused) and
-read; a line is kept only if it is complete (ends with a newline), is a valid JSON object of
+read.  A file with text in it but no line stich wrote (no result or error line, not even a
+torn first one: a deal file or random bytes given as the output by mistake) is refused, and
+left as it is.  Otherwise a line is kept only if it is complete (ends with a newline), is a valid JSON object of
 the form above, its id is in this batch, its sha256 is that of the deal as it is now, its
 objective and with_moves are this run's, and its id has not been kept already.  If anything
 is dropped (a torn last line, a stale or foreign line, a duplicate), the kept lines are
@@ -186,6 +188,17 @@ def scan(data: bytes, items: dict[str, BatchItem], objective: str, with_moves: b
     return recovery, kept_lines, dropped_lines
 
 
+def looks_like_results(data: bytes, recovery: Recovery) -> bool:
+    """Empty, or at least one line written by stich: a result (of any deal or settings), an
+    error line, or a torn first line.  Anything else (a deal file, random bytes given as
+    ``--out`` by mistake) is refused rather than moved aside to ``OUT.dropped``."""
+    if not data.strip():
+        return True
+    if recovery.kept or recovery.stale or recovery.duplicate or recovery.errors or recovery.others:
+        return True
+    return recovery.invalid == 0 and data.startswith(b'{"id":')     # only a torn first line
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path.parent or ".", os.O_RDONLY)
@@ -243,6 +256,9 @@ class ResultsFile:
             data = self._read(fd)
             self.recovery, kept_lines, dropped_lines = scan(data, by_id, objective, with_moves, limits,
                                                                  keep_others)
+            if not looks_like_results(data, self.recovery):
+                raise RunError(f"{self.path}: not a stich results file (no line of it is a deal's "
+                               f"result); give a new file name, or remove this file")
             if self.recovery.dropped or self.recovery.errors:
                 fd = self._rewrite(fd, kept_lines, dropped_lines, data)
         except BaseException:
