@@ -163,3 +163,24 @@ def test_ctrl_c_in_bench_prints_the_deals_measured(monkeypatch):
     assert result.exit_code == 130 and "interrupted" in result.stderr
     data = json.loads(result.stdout)
     assert data["interrupted"] is True and data["total"]["deals"] == 2
+
+
+def test_a_solve_stopped_by_ctrl_c_ends_the_measuring_and_is_not_counted(monkeypatch):
+    """``solve`` keeps a Ctrl-C as a partial answer (stopped "interrupt") rather than raising:
+    that deal's node count is short, so it is left out and no later deal is measured."""
+    import dataclasses
+
+    import stich.run.bench as bench
+    original, calls = bench.solve, []
+
+    def solve_(*args, **kwargs):
+        calls.append(1)
+        result = original(*args, **kwargs)
+        if len(calls) == 3:                     # the third deal is "interrupted"
+            return dataclasses.replace(result, stopped="interrupt")
+        return result
+    monkeypatch.setattr(bench, "solve", solve_)
+    result = cli_run("bench", "--quick", "--json")
+    assert result.exit_code == 130 and "interrupted" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["total"]["deals"] == 2 and len(calls) == 3

@@ -202,6 +202,9 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         except KeyboardInterrupt:           # Ctrl-C: the deals measured are the answer
             interrupted = True
             break
+        if m.result is not None and m.result.stopped == "interrupt":   # a solve keeps Ctrl-C as
+            interrupted = True                                          # a partial answer: not a
+            break                                                       # measurement
         results[deal_set.name].append(m)
         if progress:
             progress(k + 1, len(plan))
