@@ -28,7 +28,7 @@ def rules_command(game: str | None, as_json: bool) -> None:
       stich rules my-game.toml
     """
     spec = find_game(GAMES, game) if game else None
-    if game and spec is None:
+    if game is not None and spec is None:     # '' names no game: not the same as leaving it out
         fail(f"rules: unknown game {game!r:.60} (one of {', '.join(GAMES)}, or a rule file)")
     games = [spec] if spec else list(GAMES.values())
     if as_json:

@@ -591,3 +591,14 @@ def test_a_goal_every_first_move_keeps_is_cooked_in_those_words(tmp_path):
     assert answer["verdict"] == "cooked" and answer["failing_moves"]
     text = run("puzzle", str(EXAMPLES / "schafkopf2-played.toml"), "--goal", "total>=70").output
     assert "cooked: more than one first move works" in text
+
+
+def test_an_empty_game_name_is_no_game():
+    one_line_error(cli_run("rules", ""), "unknown game ''")
+
+
+@pytest.mark.parametrize("args", [("batch", "-", "--out"), ("tactic", "schafkopf2.bare_ten.lead_at_once", "--from", "-",
+                                                            "--out")])
+def test_commands_of_many_deals_say_they_do_not_read_standard_input(tmp_path, args):
+    one_line_error(cli_run(*args, tmp_path / "out.jsonl", input=(EXAMPLES / "elfern-ending.toml").read_text(encoding="utf-8")),
+                   "-: standard input is not read here")

@@ -822,3 +822,23 @@ def test_won_trick_only_where_the_game_asks_who_won_a_trick(tmp_path, game, deal
     else:
         assert result.exit_code == 2
         assert len(result.stderr.strip().splitlines()) == 1 and "won_trick" in result.stderr
+
+
+def test_a_byte_order_mark_first_is_not_part_of_the_text(tmp_path):
+    """Some editors begin a UTF-8 file with a byte-order mark: the deal, a rule file and a deal
+    on standard input read the same with it as without."""
+    source = EXAMPLES / "elfern-ending.toml"
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
+    assert load(marked).dump() == load(source).dump()
+    piped = run("solve", "-", "--json", input=b"\xef\xbb\xbf" + source.read_bytes())
+    assert piped.exit_code == 0, piped.stderr
+    rules = tmp_path / "mine.toml"
+    shipped = (EXAMPLES.parent / "solver" / "games" / "rules" / "einwerfen.toml").read_text(encoding="utf-8")
+    assert 'name = "einwerfen"' in shipped
+    rules.write_bytes(b"\xef\xbb\xbf" + shipped.replace('name = "einwerfen"', 'name = "mine"').encode("utf-8"))
+    deal = tmp_path / "deal.toml"
+    deal.write_text((EXAMPLES / "einwerfen-played.toml").read_text(encoding="utf-8")
+                    .replace('game = "einwerfen"', f'game = "{rules}"'), encoding="utf-8")
+    assert 'mine.toml' in deal.read_text(encoding="utf-8")
+    assert run("solve", deal).exit_code == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
@@ -614,3 +615,56 @@ def test_a_hidden_file_with_a_bad_game_names_the_game(tmp_path):
 
 def test_suggest_exact_refuses_more_layouts_than_it_can_solve():
     one_line_error(cli_run("suggest", EXAMPLES_DIR / "hidden" / "elfern-hidden.toml", "--exact"), "--exact", "too many")
+
+
+def test_a_share_reads_whole_only_when_it_is():
+    from stich.report.common import mean_text, share_text
+    assert [share_text(p) for p in (0, 1, 1.0000000000000102, 0.5, 0.884)] == ["0%", "100%", "100%", "50%", "88%"]
+    # 1223 of 1225 layouts: 99.84%, not "100%"; 2 of 1225: 0.16%, not "0%"
+    assert share_text(1223 / 1225) == "99.8%" and share_text(2 / 1225) == "0.2%"
+    assert share_text(99_999 / 100_000) == ">99.9%" and share_text(1 / 100_000) == "<0.1%"
+    assert [mean_text(x) for x in (4, 3.87, 3.9983673469, 4.0004, 5.99999)] == \
+        ["4.00", "3.87", "3.998", "4.0004", "6.0000"]
+
+
+def test_outcome_shares_are_whole_counts_over_the_layouts():
+    """Seven layouts, one card, the same level on each: its share is exactly 1 (adding 1/7
+    seven times gives 0.9999999999999998), and two levels add up to exactly 1."""
+    rows = [[("A", 3, 0, "win", 1, True)] for _ in range(7)]
+    assert aggregate(rows, True, "score").cards[0].levels == {"win": 1.0}
+    rows = [[("A", 3, 0, "win" if k < 3 else "bock", 1, True)] for k in range(49)]
+    levels = aggregate(rows, True, "score").cards[0].levels
+    assert levels == {"win": 3 / 49, "bock": 46 / 49}
+
+
+def test_a_card_short_of_the_best_on_a_few_layouts_does_not_read_as_the_best():
+    """All 1,225 layouts: ♠A forces the best rung on all but two (its expected rung is
+    4 - 2/1225), so its text must not read 100% or 4.00 like ♦10's."""
+    result = cli_run("suggest", EXAMPLES_DIR / "hidden" / "scharwenzel-hidden.toml", "--exact", "--jobs", "1",
+                     "--json")
+    cards = {c["card"]: c for c in json.loads(result.stdout)["cards"]}
+    assert cards["♠A"]["p_best"] == 1223 / 1225 and cards["♦10"]["p_best"] == 1
+    assert all(0 <= share <= 1 for c in cards.values() for share in c["levels"].values())
+    text = cli_run("suggest", EXAMPLES_DIR / "hidden" / "scharwenzel-hidden.toml", "--exact", "--jobs", "1").stdout
+    spade_ace = next(line for line in text.splitlines() if line.startswith("♠A"))
+    assert "99.8%" in spade_ace and "3.998" in spade_ace and "100%" not in spade_ace
+    assert "Play ♦10: as good as ♦A on every layout." in text
+
+
+def test_a_sampled_verdict_claims_only_the_layouts_solved():
+    result = cli_run("suggest", EXAMPLES_DIR / "hidden" / "scharwenzel-hidden.toml", "--samples", "30",
+                     "--jobs", "1", "--json")
+    assert json.loads(result.stdout)["sure"] == "as good as ♦A on every layout solved"
+
+
+def test_a_replay_that_counts_some_cards_by_rung_says_what_that_means():
+    result = cli_run("replay", EXAMPLES_DIR / "schafkopf2-played.toml", "--view", "player", "--samples", "5",
+                     "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    rows = result.stdout.split("Player's view")[1].splitlines()
+    by_rung = [line for line in rows if "% by rung" in line]
+    assert by_rung and any(line.split()[:2] in (["1", "1"], ["2", "1"]) for line in rows)
+    assert any(line.startswith('(P(dd best) "by rung"') for line in rows)
+    judged = [line for line in rows if line[:7].strip().isdigit()]
+    expected = [re.search(r"\s(\S+)\s+[\d.]+%", line).group(1) for line in judged]   # before P(dd best)
+    assert expected and all(re.fullmatch(r"\d+\.\d\d", text) for text in expected), expected   # 30.00, not 30

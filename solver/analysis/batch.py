@@ -95,6 +95,8 @@ def file_items(path: str | Path, overrides: dict[str, str] | None = None) -> lis
                 raise BatchError(f"{path}: no .toml deal files in this directory")
         elif path.exists():
             files = [path]
+        elif str(path) == "-":              # a batch is of files: it has no one deal to read
+            raise BatchError("-: standard input is not read here; give deal files or folders")
         else:
             raise BatchError(f"{path}: no such file or directory")
     except OSError as exc:                  # a name too long, a folder we may not read

@@ -104,7 +104,8 @@ def deal_text(path: str | Path) -> tuple[str, str]:
             data = read_bytes(path, "deal file", MAX_DEAL_BYTES)
         if len(data) > MAX_DEAL_BYTES:
             raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
-        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads
+        # utf-8-sig: a byte-order mark some editors put first is not part of the text
+        text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads
     except UserFileError as exc:
         raise DealError(exc.problem, None, source) from None
     except MemoryError:

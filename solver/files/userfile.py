@@ -83,10 +83,11 @@ def read_bytes(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
 
 
 def read_text(path: str | Path, what: str, limit: int = MAX_BYTES) -> str:
-    """The text of ``path`` (UTF-8, at most ``limit`` bytes)."""
+    """The text of ``path`` (UTF-8, at most ``limit`` bytes; a byte-order mark first, as some
+    editors write, is dropped)."""
     data = read_bytes(path, what, limit)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UserFileError(path, f"the {what} is not UTF-8 text (byte {exc.start})") from None
 

@@ -21,6 +21,31 @@ if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analys
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 
 
+def share_text(share: float) -> str:
+    """A share as a whole percent, except that only an exact 0 or 1 reads "0%" or "100%": a
+    card best on 99.8% of the layouts must not look like one best on all of them."""
+    if share >= 1 - 1e-12:
+        return "100%"
+    if share <= 1e-12:
+        return "0%"
+    for digits in (0, 1):
+        text = f"{share * 100:.{digits}f}"
+        if text not in ("0", "100", "0.0", "100.0"):
+            return text + "%"
+    return "<0.1%" if share < 0.5 else ">99.9%"
+
+
+def mean_text(value: float) -> str:
+    """A mean with two decimals, more where two would round it to a whole number it is not
+    (3.998 is "3.998", not "4.00"); a whole number stays "4.00"."""
+    text = f"{value:.2f}"
+    digits = 2
+    while float(text) == round(value) and abs(value - round(value)) > 1e-9 and digits < 4:
+        digits += 1
+        text = f"{value:.{digits}f}"
+    return text
+
+
 def card_text(card: Card, deal: Deal) -> str:
     return card.text(deal.notation)
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from tabulate import tabulate
 
-from stich.report.common import UNIT_WORDS
+from stich.report.common import UNIT_WORDS, mean_text, share_text
 from stich.view.suggest import Judgement, Suggestion
 
 
@@ -74,19 +74,20 @@ def _card_table(s: Suggestion) -> str:
     for v in a.cards:
         interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
-        levels = ", ".join(f"{name} {share:.0%}" for name, share in
+        levels = ", ".join(f"{name} {share_text(share)}" for name, share in
                            sorted(v.levels.items(), key=lambda kv: -kv[1]))
-        shown = [f"{v.mean:.2f}", interval] if v.mean is not None else ["not needed", ""]
-        row = [v.card] + (shown if totals else []) + [f"{v.p_best:.0%}"]
+        shown = [mean_text(v.mean), interval] if v.mean is not None else ["not needed", ""]
+        row = [v.card] + (shown if totals else []) + [share_text(v.p_best)]
         if a.measure == "rung":
-            row.append(f"{v.mean_rank:.2f}")
+            row.append(mean_text(v.mean_rank) if v.mean_rank is not None else "-")
         rows.append(row + [levels])
     best = "P(dd best)" if a.p_best_by == "total" else "P(best rung)"
     headers = ["card"] + ([f"expected {unit}", "95% interval"] if totals else []) + [best]
     if a.measure == "rung":
         headers.append("expected rung")
-    align = ["left"] + (["right", "left"] if totals else []) + ["left"] + (["decimal"] if a.measure == "rung" else [])
-    return tabulate(rows, headers=headers + ["outcome levels"], colalign=align + ["left"])
+    align = ["left"] + (["right", "left"] if totals else []) + ["left"] + (["right"] if a.measure == "rung" else [])
+    # the texts as written: tabulate would read "4.00" as a number and print "4"
+    return tabulate(rows, headers=headers + ["outcome levels"], colalign=align + ["left"], disable_numparse=True)
 
 
 def _table_notes(a) -> list[str]:
@@ -111,7 +112,7 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
             continue
         unit = "rungs" if j.measure == "rung" else "in total"
         pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
-        p_best = f"{j.p_best:.0%}" + (" by rung" if j.p_best_by == "rung" else "")
+        p_best = share_text(j.p_best) + (" by rung" if j.p_best_by == "rung" else "")
         rows.append([step.trick, step.seat, j.card, dd, pv, f"{j.expected:.2f}", p_best,
                      f"{j.layouts}{' exact' if j.exact else ''}"
                      + (f" ({j.left_out} over the limit)" if j.left_out else "")])
@@ -120,12 +121,19 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
 
 JUDGEMENT_HEADERS = ["trick", "seat", "card", "double-dummy", "player's view", "expected",
                      "P(dd best)", "layouts"]
+JUDGEMENT_ALIGN = ["right", "right", "left", "left", "left", "right", "left", "right"]
 
 
 def judgement_report(replay_steps, judgements: list[Judgement]) -> str:
     head = ("Player's view: each card judged from what its player could see then (expected "
             "total of its side over the layouts it could not tell apart).")
-    return head + "\n\n" + tabulate(judgement_rows(replay_steps, judgements), headers=JUDGEMENT_HEADERS)
+    text = head + "\n\n" + tabulate(judgement_rows(replay_steps, judgements), headers=JUDGEMENT_HEADERS,
+                                     colalign=JUDGEMENT_ALIGN, disable_numparse=True)   # "30.00" stays
+    if any(j.judged and j.p_best_by == "rung" for j in judgements):
+        text += ("\n(P(dd best) \"by rung\": the share of layouts where the card forces the best rung "
+                 "of any card, counted by the rung alone where the totals to order that rung were not "
+                 "needed)")
+    return text
 
 
 def judgement_json(judgements: list[Judgement]) -> list[dict]:

@@ -282,10 +282,11 @@ class Advice:
         """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
         if self.runner_up is None:
             return "the only card (or all cards are equivalent)"
+        every = "every layout" if self.exact else "every layout solved"  # a sample proves no more
         if self.tied:
-            return f"as good as {self.runner_up} on every layout"
+            return f"as good as {self.runner_up} on {every}"
         if self.measure == "rung" and self.margin_interval == (0, 0):
-            same = f"the same outcome as {self.runner_up} on every layout"
+            same = f"the same outcome as {self.runner_up} on {every}"
             if self.total_margin is None:          # the totals to break the tie were not found
                 return f"{same} (the totals that would break the tie were not computed)"
             return f"{same}, and {_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}"
@@ -344,10 +345,11 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     for card in cards:
         rows = table[card]
         mean, interval = mean_interval([r[1] for r in rows], exact) if known[card] else (None, None)
-        levels: dict[str, float] = {}
+        counts: dict[str, int] = {}
         for r in rows:
             if r[3] is not None:
-                levels[r[3]] = levels.get(r[3], 0) + 1 / k
+                counts[r[3]] = counts.get(r[3], 0) + 1
+        levels = {level: n / k for level, n in counts.items()}      # shares of whole counts: in [0, 1]
         views.append(CardView(card, mean, interval, best_on[card] / k, levels,
                               sums[card] / k if use_rank else None))
     views.sort(key=_order(views, sums, use_rank), reverse=True)   # stable: ties keep the listing
