@@ -16,6 +16,7 @@ from test_explore_browser import EXAMPLES, browser, open_page  # noqa: F401 - fi
 
 from stich import load
 from stich.explore.position import position_deal, start_text
+from stich.report.common import mean_text, share_text
 from stich.view import information
 
 
@@ -128,17 +129,22 @@ def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(ope
         "#view-cards tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
     assert [row[0] for row in cells] == [c["card"] for c in expected["cards"]]
     assert [row[1] for row in cells] == ["not needed" if c["expected_total"] is None
-                                         else f"{c['expected_total']:.2f}" for c in expected["cards"]]
-    assert [row[3] for row in cells] == [f"{c['p_best']:.0%}" for c in expected["cards"]]
+                                         else mean_text(c["expected_total"]) for c in expected["cards"]]
+    assert [row[3] for row in cells] == [share_text(c["p_best"]) for c in expected["cards"]]
 
 
-def test_shares_round_as_stich_suggest_rounds_them(open_page):  # noqa: F811 - the fixture
-    """Halves round to even as Python's ``.0%`` does (82.5% is 82%, 83.5% is 84%)."""
+def test_shares_and_means_read_as_stich_suggest_prints_them(open_page):  # noqa: F811 - the fixture
+    """Halves round to even as Python's ``.0%`` does (82.5% is 82%, 83.5% is 84%), and only an
+    exact 0 or 1 reads 0% or 100%; a mean keeps the decimals that tell it from a whole number."""
     page, _ = open_page("schafkopf2-ending.toml")
     page.settled()
-    shares = [k / 1000 for k in range(0, 1001)] + [0.825, 0.835, 0.125, 0.005, 0.015, 2 / 3, 1 / 3]
+    shares = ([k / 1000 for k in range(0, 1001)] + [0.825, 0.835, 0.125, 0.005, 0.015, 2 / 3, 1 / 3]
+              + [k / 1225 for k in range(1226)] + [1 - 1e-5, 1e-5, 0.9995, 0.0005, 1.0000000000000102])
     shown = page.page.evaluate("shares => shares.map(percent)", shares)
-    assert shown == [f"{share:.0%}" for share in shares]
+    assert shown == [share_text(share) for share in shares]
+    means = [k / 1225 * 4 for k in range(1226)] + [3.87, 5.99999, 4.0004, 1 / 3, 60.5, 2.005]
+    shown = page.page.evaluate("means => means.map(meanText)", means)
+    assert shown == [mean_text(mean) for mean in means]
 
 
 def paths(page: Page) -> list[str]:

@@ -57,11 +57,28 @@ async function api(path, body) {
 }
 
 function percent(share) {
-  // a share as `stich suggest` prints it (Python's format ".0%"): the float share * 100,
-  // rounded half to even, so 0.825 is "82%" there and here
+  // a share as `stich suggest` prints it (stich.report.common.share_text): a whole percent,
+  // rounded half to even as Python's format does (0.825 is "82%" there and here); only an
+  // exact 0 or 1 reads "0%" or "100%" (0.998 is "99.8%", 0.99999 ">99.9%")
+  if (share >= 1 - 1e-12) return "100%";
+  if (share <= 1e-12) return "0%";
   const value = share * 100, floor = Math.floor(value);
   const whole = value - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(value);
-  return `${whole}%`;
+  if (whole !== 0 && whole !== 100) return `${whole}%`;
+  const tenth = value.toFixed(1);
+  if (tenth !== "0.0" && tenth !== "100.0") return `${tenth}%`;
+  return share < 0.5 ? "<0.1%" : ">99.9%";
+}
+
+function meanText(value) {
+  // a mean as `stich suggest` prints it (stich.report.common.mean_text): two decimals, more
+  // where two would make it read as a whole number it is not (3.998, not 4.00)
+  let digits = 2, text = value.toFixed(2);
+  while (Number(text) === Math.round(value) && Math.abs(value - Math.round(value)) > 1e-9 && digits < 4) {
+    digits += 1;
+    text = value.toFixed(digits);
+  }
+  return text;
 }
 
 function showError(message) {
@@ -828,9 +845,9 @@ function renderViewCards(result) {
     const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
-    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : c.expected_total.toFixed(2) }),
+    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : meanText(c.expected_total) }),
     el("td", { text: c.expected_total === null ? "" : interval }),
-    el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : c.expected_rung.toFixed(2) }),
+    el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : meanText(c.expected_rung) }),
     el("td", { text: levels })));
   }
 }
