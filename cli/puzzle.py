@@ -26,7 +26,10 @@ def puzzle_command(deal_file: str, goal: str, side: int | None, rules: tuple[str
 
     Prints the verdict, the key move(s), the failing first moves, the main line with the
     defence's best tries, and for an unreachable goal a refutation of every first move.
-    Equivalent cards count as one move.  Exit status: 0 sound (exactly one key move),
+    Equivalent cards count as one move.  When the defence is to move (--side names the
+    other side) there is no key move: the verdict is reachable (against each of its first
+    moves) or unreachable, with the defence's first moves that stop the goal and one line
+    of them played out.  Exit status: 0 sound (exactly one key move) or reachable,
     3 cooked (several key moves), 4 goal unreachable, 2 bad input, 5 partial, 130 Ctrl-C.
 
     --node-limit / --time-limit are one budget for the whole puzzle.  Past it the answer

@@ -273,3 +273,29 @@ def test_analyze_explains_optimal_cards_that_lose_under_the_score_objective():
     assert losing_optimal, result.stdout
     assert "keeps the best outcome" in result.stdout
     assert "keeps the best outcome" in run("solve", EXAMPLES / "schafkopf2-ending.toml").stdout
+
+
+@pytest.mark.parametrize("goal", [9, 10, 11, 12, 13])
+def test_a_puzzle_with_the_defence_to_move_is_reachable_or_not_and_names_the_defences_stops(goal):
+    """Seat 1 is to move in the Elfern ending and the goal is seat 2's: the cards tried first are
+    the defence's, so no key move is claimed.  The reference solver scores each of seat 1's
+    cards independently: the goal is reachable when seat 2 makes ``goal`` honours after every
+    one, and the defence's stops are exactly the cards after which it does not."""
+    import reference
+    deal = stich.load(EXAMPLES / "elfern-ending.toml")
+    after = reference.solve(deal).moves
+    stopping = {card for card, totals in after.items() if totals[1] < goal}
+    result = solve_puzzle(deal, f"honours>={goal}", side=1)
+    assert not result.solver_to_move and result.key_moves == () and result.failing == ()
+    assert result.verdict == ("unreachable" if stopping else "reachable")
+    assert result.exit_code == (4 if stopping else 0)
+    assert {card for group in result.defence_stops for card in group} == stopping
+    if stopping:                    # the refutation: a legal line from a stop to the end, short of the goal
+        ((first, line),) = result.refutation
+        assert first in stopping
+        position = deal.position()
+        for card in (first, *line):
+            position.play(card)
+        assert position.is_over() and position.points[1] < goal
+    else:
+        assert result.refutation == () and result.main_line

@@ -668,3 +668,19 @@ def test_a_replay_that_counts_some_cards_by_rung_says_what_that_means():
     judged = [line for line in rows if line[:7].strip().isdigit()]
     expected = [re.search(r"\s(\S+)\s+[\d.]+%", line).group(1) for line in judged]   # before P(dd best)
     assert expected and all(re.fullmatch(r"\d+\.\d\d", text) for text in expected), expected   # 30.00, not 30
+
+
+def test_a_tie_break_the_sample_does_not_show_is_said_to_be_unclear():
+    """Both cards win on all four layouts drawn; A takes 6, 3, 6, 3 points and B 4 each: 0.5 more
+    in the mean, but the paired differences (2, -1, 2, -1) give a 95% interval around 0."""
+    rows = [[("A", a, 0, "win", 1, True), ("B", 4, 0, "win", 1, a > 4)] for a in (6, 3, 6, 3)]
+    advice = aggregate(rows, False, "score")
+    assert (advice.best, advice.runner_up) == ("A", "B")
+    low, high = advice.total_interval
+    assert low < 0 < high
+    assert advice.sure() == (f"the same outcome as B on every layout solved, and not clearly 0.5 points "
+                             f"more: the 95% interval {low:.3g} to {high:.3g} includes 0")
+    clear = aggregate([[("A", 6, 0, "win", 1, True), ("B", 4, 0, "win", 1, False)],
+                       [("A", 5, 0, "win", 1, True), ("B", 4, 0, "win", 1, False)]] * 2, False, "score")
+    assert clear.sure().startswith("the same outcome as B on every layout solved, and 1.5 points more in "
+                                   "expectation (95% interval")

@@ -7,7 +7,9 @@ what it asks.  Every question is a null-window or streak search; at the end of t
 outcome itself answers, by its rank on the game's ladder.
 
 Verdicts: ``sound`` (exactly one key move: every other first move fails; equivalent cards
-count as one move), ``cooked`` (several key moves), ``unreachable``, and, when a node or
+count as one move), ``cooked`` (several key moves), ``unreachable``, ``reachable`` (the
+defence is to move: the goal holds against each of its first moves, and with no first move
+of the side's own there is no key to be unique), and, when a node or
 time limit stops the work first, ``unknown`` (the first moves not decided are listed apart).  The main line follows
 the first key move and the defence's best try (the reply that leaves the solver the lowest
 total); an unreachable goal gets a refutation: the defence's answer to each first move.
@@ -147,9 +149,10 @@ class PuzzleResult:
     deal: Deal
     goal: Goal
     reachable: bool | None                # None: not decided within the limits
-    verdict: str                          # sound, cooked, unreachable
+    verdict: str                          # sound, cooked, unreachable, reachable
     key_moves: tuple[tuple[Card, ...], ...]   # groups of equivalent cards that keep the goal
-    failing: tuple[tuple[Card, ...], ...]
+    failing: tuple[tuple[Card, ...], ...]     # (both the side's own first moves: empty when the
+                                              # defence is to move)
     main_line: tuple[Card, ...]
     refutation: tuple[tuple[Card, tuple[Card, ...]], ...]   # first move -> defence line
     solver_to_move: bool
@@ -159,11 +162,13 @@ class PuzzleResult:
     exact: bool = True
     stopped: str | None = None            # "nodes", "time" or "interrupt"
     undecided: tuple[tuple[Card, ...], ...] = ()   # first moves neither proven keys nor failing
+    # the defence to move: its first moves after which the goal is out of reach
+    defence_stops: tuple[tuple[Card, ...], ...] = ()
 
     @property
     def exit_code(self) -> int:
-        """0 sound, 3 cooked, 4 unreachable; a partial answer's status is the caller's."""
-        return {"sound": 0, "cooked": 3, "unreachable": 4, "unknown": 0}[self.verdict]
+        """0 sound (or reachable), 3 cooked, 4 unreachable; a partial answer's status is the caller's."""
+        return {"sound": 0, "cooked": 3, "unreachable": 4, "reachable": 0, "unknown": 0}[self.verdict]
 
 
 def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
@@ -183,18 +188,26 @@ def solve_puzzle(deal: Deal, goal_text: str, side: int | None = None, *,
     key: list[tuple[Card, ...]] = []
     failing: list[tuple[Card, ...]] = []
     undecided: list[tuple[Card, ...]] = []
+    failing_moves: list[int] = []
     for child in session.moves():
         ok = session.attempt(gs.holds)
         {True: key, False: failing, None: undecided}[ok].append(session.cards_of(child.group))
+        if ok is False:
+            failing_moves.append(child.move)
     verdict = _verdict(reachable, solver_to_move, key, undecided)
     main_line = session.attempt(lambda: _main_line(session, gs, side), ()) if reachable else ()
-    refutation = ()
-    if reachable is False and solver_to_move:
+    refutation: tuple = ()
+    stops: tuple = ()
+    if not solver_to_move:          # the moves tried were the defence's: none is a key
+        stops, key, failing = tuple(failing), [], []
+        if reachable is False and stops:     # one of the defence's moves that stop it, played out
+            refutation = session.attempt(lambda: (_refute(session, gs, side, failing_moves[0]),), ())
+    elif reachable is False:
         refutation = session.attempt(lambda: tuple(_refute(session, gs, side, group[0])
                                                    for group in session.classes()), ())
     return PuzzleResult(deal, goal, reachable, verdict, tuple(key), tuple(failing), main_line,
                         refutation, solver_to_move, engine.nodes, session.stopped is None,
-                        session.stopped, tuple(undecided))
+                        session.stopped, tuple(undecided), stops)
 
 
 def _verdict(reachable: bool | None, solver_to_move: bool, key: list, undecided: list) -> str:
@@ -204,7 +217,7 @@ def _verdict(reachable: bool | None, solver_to_move: bool, key: list, undecided:
     if not reachable:
         return "unreachable"
     if not solver_to_move:
-        return "sound"
+        return "reachable"
     if len(key) >= 2:
         return "cooked"
     if undecided:
@@ -277,7 +290,7 @@ def _main_line(session: Session, gs: GoalSearch, side: int) -> tuple[Card, ...]:
 
 
 def _refute(session: Session, gs: GoalSearch, side: int, first: int):
-    """After the solver's ``first`` card: the defence keeps the goal out of reach, and the
+    """After ``first`` (the solver's card, or the defence's first card when it is to move): the defence keeps the goal out of reach, and the
     solver fights on with its best total."""
     def choose(s: Session) -> int:
         if s.side_to_move() == side:

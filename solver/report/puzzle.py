@@ -18,6 +18,8 @@ def puzzle_report(result) -> str:
                "cooked": ("cooked: more than one first move works" if result.failing or result.undecided
                           else "cooked: every first move works"),
                "unreachable": "the goal cannot be reached against the best defence",
+               "reachable": "reachable against every defence (the defence is to move, so there is "
+                            "no key move to judge)",
                "unknown": "unknown (not decided within the limit)"}[result.verdict]
     if not result.exact:
         out.append(f"PARTIAL ANSWER: the search stopped because "
@@ -29,10 +31,17 @@ def puzzle_report(result) -> str:
             out.append(f"Failing first moves: {', '.join(cards_text(g, deal) for g in result.failing)}")
         if result.undecided:
             out.append(f"Not decided within the limit: {', '.join(cards_text(g, deal) for g in result.undecided)}")
+    elif result.defence_stops:
+        out.append(f"The defence's first moves that keep the goal out of reach: "
+                   f"{', '.join(cards_text(g, deal) for g in result.defence_stops)}")
     if result.main_line:
         out.append(f"Main line (with the defence's best tries): {cards_text(result.main_line, deal)}")
     for move, line in result.refutation:
-        out.append(f"Refutation of {card_text(move, deal)}: {cards_text(line, deal)}")
+        if result.solver_to_move:
+            out.append(f"Refutation of {card_text(move, deal)}: {cards_text(line, deal)}")
+        else:
+            out.append(f"Refutation (the defence leads off with {card_text(move, deal)}): "
+                       f"{cards_text((move, *line), deal)}")
     return "\n".join(out)
 
 
@@ -49,6 +58,7 @@ def puzzle_json(result: PuzzleResult) -> dict:
         "main_line": [card_text(c, deal) for c in result.main_line],
         "refutation": [{"move": card_text(m, deal), "defence_line": [card_text(c, deal) for c in line]}
                        for m, line in result.refutation],
+        "defence_stops": [[card_text(c, deal) for c in g] for g in result.defence_stops],
         "nodes": result.nodes,
         **({} if result.exact else {
             "exact": False, "stopped": result.stopped,

@@ -305,6 +305,9 @@ def _by(margin: float, interval, exact: bool, unit: str, more: str) -> str:
     """'1.67 card points more in expectation (exact)'."""
     if exact or interval is None:
         return f"{margin:.3g} {unit} {more} in expectation" + (" (exact)" if exact else "")
+    if interval[0] <= 0:             # the sample does not show the card ahead: said as for the rungs
+        return (f"not clearly {margin:.3g} {unit} {more}: the 95% interval {interval[0]:.3g} to "
+                f"{interval[1]:.3g} includes 0")
     return f"{margin:.3g} {unit} {more} in expectation (95% interval {interval[0]:.3g} to {interval[1]:.3g})"
 
 
