@@ -7,6 +7,7 @@ line solve reported), never with hard-coded solver output.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -299,3 +300,33 @@ def test_a_puzzle_with_the_defence_to_move_is_reachable_or_not_and_names_the_def
         assert position.is_over() and position.points[1] < goal
     else:
         assert result.refutation == () and result.main_line
+
+
+def test_replay_tells_a_card_that_changed_the_outcome_from_one_that_lost_only_points():
+    """In the played Schafkopf2 example each mistake is marked by what it gave away, and a card
+    marked as losing only points is one that `analyze`, at the same position, stars as optimal
+    for the score (it keeps the outcome); one that changed the outcome is not starred."""
+    text = (EXAMPLES / "schafkopf2-played.toml").read_text(encoding="utf-8")
+    deal = stich.loads(text)
+    result = replay(deal)
+    out = run("replay", EXAMPLES / "schafkopf2-played.toml").stdout
+    played: list[str] = []
+    for step in result.steps:
+        card = step.card.text(deal.notation)
+        row = next(line for line in out.splitlines() if line.split()[:3] == [str(step.trick), str(step.seat), card])
+        before = stich.loads(text.replace('play = ["E9 S8", "RA R9"]', f"play = {json.dumps(_tricks(played))}"))
+        starred = {c for r in analyze(before).rows if r.optimal for c in r.cards}
+        if step.rank_cost > 0:
+            assert row.split()[-2] == "outcome" and step.card not in starred, row
+        elif step.cost > 0:
+            assert "points only" in row and step.card in starred, row
+        played.append(card)
+    outcome = sum(1 for s in result.mistakes() if s.rank_cost > 0)
+    assert outcome and outcome < len(result.mistakes())
+    assert (f"Mistakes: {len(result.mistakes())} ({outcome} changed the outcome, "
+            f"{len(result.mistakes()) - outcome} lost only card points)") in out
+
+
+def _tricks(cards: list[str]) -> list[str]:
+    """Cards in the order played, as the `play` key's tricks of two cards."""
+    return [" ".join(cards[k:k + 2]) for k in range(0, len(cards), 2)]

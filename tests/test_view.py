@@ -684,3 +684,30 @@ def test_a_tie_break_the_sample_does_not_show_is_said_to_be_unclear():
                        [("A", 5, 0, "win", 1, True), ("B", 4, 0, "win", 1, False)]] * 2, False, "score")
     assert clear.sure().startswith("the same outcome as B on every layout solved, and 1.5 points more in "
                                    "expectation (95% interval")
+
+
+def test_a_card_on_the_best_rung_but_with_fewer_points_is_not_called_the_best_guess():
+    """The view's advice goes by the expected rung, then the expected total: a card tied on the
+    rung with 0.10 tricks fewer than the advised card is behind it, and the row says so."""
+    from types import SimpleNamespace
+
+    from stich.report.suggest import judgement_rows
+    from stich.view.suggest import Judgement
+    step = SimpleNamespace(trick=3, seat=4, cost=0, rank_cost=0)
+    behind = Judgement(3, 4, "♣8", 1.1, "♦9", 1.2, 0.0, 0.4, 10, False, "rung")
+    best = Judgement(3, 4, "♦9", 1.2, "♦9", 1.2, 0.0, 0.6, 10, False, "rung")
+    tied = Judgement(3, 4, "♣8", 1.2, "♦9", 1.2, 0.0, 0.6, 10, False, "rung")
+    rows = judgement_rows([step] * 3, [behind, best, tied])
+    assert [row[4] for row in rows] == ["same rung, -0.10 in total (best ♦9)", "best guess", "best guess"]
+
+
+def test_hidden_cards_that_can_lie_only_one_way_are_said_to_be_placed():
+    """The Elfern ending: the stock is gone, so the six cards seat 1 cannot see are the other
+    hand, and only one layout agrees with what it has seen."""
+    result = cli_run("suggest", EXAMPLES_DIR / "elfern-ending.toml", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first == ("Seat 1 to move; the 6 cards hidden from it can lie only one way (what it has seen "
+                     "places them): the double-dummy answer.")
+    assert json.loads(cli_run("suggest", EXAMPLES_DIR / "elfern-ending.toml", "--jobs", "1",
+                              "--json").stdout)["consistent_layouts"] == 1

@@ -30,7 +30,9 @@ def replay_report(replay) -> str:
     out = [headline(deal), ""]
     rows = []
     for step in replay.steps:
-        mark = "mistake" if step.cost > 0 or step.rank_cost > 0 else ""
+        # the outcome given away, or only points (tricks, honours) with the outcome kept: the
+        # latter is still "optimal" for the score in `stich analyze` (its *)
+        mark = ("outcome" if step.rank_cost > 0 else f"{rules.unit} only" if step.cost > 0 else "")
         outcome = ""
         if step.level_before is not None and step.level_after != step.level_before:
             outcome = f"{step.level_before} -> {step.level_after or 'end'}"
@@ -42,8 +44,11 @@ def replay_report(replay) -> str:
                                        "outcome", "mistake", "better cards"], tablefmt="simple"))
     costs = replay.cost_by_side()
     out.append("")
-    out.append(f"Mistakes: {len(replay.mistakes())}; cost {side_label(rules, 0)}: {costs[0]}, "
-               f"{side_label(rules, 1)}: {costs[1]} {UNIT_WORDS[rules.unit]}")
+    changed = sum(1 for step in replay.mistakes() if step.rank_cost > 0)
+    out.append(f"Mistakes: {len(replay.mistakes())} ({changed} changed the outcome, "
+               f"{len(replay.mistakes()) - changed} lost only {UNIT_WORDS[rules.unit]}); "
+               f"cost {side_label(rules, 0)}: {costs[0]}, {side_label(rules, 1)}: {costs[1]} "
+               f"{UNIT_WORDS[rules.unit]}")
     if not replay.exact:
         out.append(f"PARTIAL ANSWER: {STOPPED_WORDS.get(replay.stopped, replay.stopped)}; "
                    f"{len(replay.steps)} of {replay.cards} cards analysed (exactly), the rest not.")

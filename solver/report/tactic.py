@@ -14,6 +14,7 @@ import textwrap
 from tabulate import tabulate
 
 from stich.games.base import LEVEL_WORDS
+from stich.report.common import share_text
 from stich.study.stats import Estimate, p_text
 from stich.study.tables import Estimand, PolicyTable, StudySummary, TacticSummary, Test
 
@@ -59,8 +60,8 @@ def _pct(part: Estimate | None) -> str:
     if est is None:
         return "–"
     if _nan(est.low):
-        return f"{100 * est.mean:.0f}%"
-    return f"{100 * est.mean:.0f}% [{100 * est.low:.0f}, {100 * est.high:.0f}]"
+        return share_text(est.mean)
+    return f"{share_text(est.mean)} [{100 * est.low:.0f}, {100 * est.high:.0f}]"
 
 
 def _short(name: str, game_prefix: str | None) -> str:
@@ -142,7 +143,7 @@ def _range(est: Estimate, digits: int) -> str:
 
 
 def _share(est: Estimate) -> str:
-    return "–" if _nan(est.mean) else f"{100 * est.mean:.0f}%"
+    return "–" if _nan(est.mean) else share_text(est.mean)
 
 
 def _situations(row: TacticSummary, d: int) -> str:
@@ -167,7 +168,7 @@ def _levels(policy: PolicyTable) -> str:
     lost = policy.levels_lost.get("uniform", {})
     if not lost:
         return ""
-    words = ", ".join(f"{level_words(level)} in {100 * share:.0f}%" for level, share in lost.items())
+    words = ", ".join(f"{level_words(level)} in {share_text(share)}" for level, share in lost.items())
     return f" Against perfect play it loses {words} of the deals."
 
 
@@ -184,13 +185,17 @@ def sentence(row: TacticSummary) -> str:
     cost, random_cost = policy.cost["uniform"], policy.cost["random"]
     diff = policy.vs_random
     better = "less" if diff.mean < 0 else "more"
+    est = _est(diff)
+    unclear = est is None or _nan(est.low) or est.low <= 0 <= est.high    # the interval holds 0
+    so = (f"so the advice is not clearly cheaper or dearer than a random card ({_x(diff.mean, d)}; "
+          f"the interval includes 0)" if unclear else f"so the advice costs {_x(abs(diff.mean), d)} {better}")
     text = (f"{head}: following it for a whole deal costs {_ci(cost, d)} {unit} against perfect play; "
-            f"a random card at the same moments costs {_ci(random_cost, d)}, so the advice costs "
-            f"{_x(abs(diff.mean), d)} {better} (advice − random {_ci(diff, d)}, p {_p_words(diff)}).")
+            f"a random card at the same moments costs {_ci(random_cost, d)}, {so} "
+            f"(advice − random {_ci(diff, d)}, p {_p_words(diff)}).")
     worse = policy.worse_outcome
     if worse.get("uniform") is not None and not _nan(worse["uniform"].mean):
-        text += (f" The outcome is worse than perfect play's in {100 * worse['uniform'].mean:.0f}% of deals "
-                 f"(random card: {100 * worse['random'].mean:.0f}%).")
+        text += (f" The outcome is worse than perfect play's in {share_text(worse['uniform'].mean)} of deals "
+                 f"(random card: {share_text(worse['random'].mean)}).")
     text += f" [{policy.deals} deals, {policy.runs} seats]"
     if row.same_as is not None:
         text += f" Same advice as {row.same_as} on every deal here."
@@ -234,7 +239,7 @@ def outcome_table(summary: StudySummary, prefix: str | None) -> str | None:
             continue
         lost = t.policy.levels_lost.get("uniform", {})
         rows.append([_short(t.tactic, prefix), _pct(worse["uniform"]), _pct(worse["random"]),
-                     ", ".join(f"{level_words(level)} {100 * share:.0f}%"
+                     ", ".join(f"{level_words(level)} {share_text(share)}"
                                for level, share in lost.items()) or "–"])
     if not rows:
         return None
