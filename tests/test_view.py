@@ -711,3 +711,29 @@ def test_hidden_cards_that_can_lie_only_one_way_are_said_to_be_placed():
                      "places them): the double-dummy answer.")
     assert json.loads(cli_run("suggest", EXAMPLES_DIR / "elfern-ending.toml", "--jobs", "1",
                               "--json").stdout)["consistent_layouts"] == 1
+
+
+def test_a_sample_whose_draws_all_agree_gives_no_interval_not_a_certain_one():
+    """Three layouts drawn (not every one): A takes 6 on each, B 5, 6, 4.  A's mean is 6, but the
+    layouts not drawn may differ, so it gets no interval rather than 6–6; B's is the usual one.
+    Over every layout (exact) A's 6 is exact."""
+    rows = [[("A", 6, 2, "win", 1, True), ("B", b, 8 - b, "win", 1, b == 6)] for b in (5, 6, 4)]
+    cards = {v.card: v for v in aggregate(rows, False, "score").cards}
+    assert cards["A"].mean == 6 and cards["A"].interval is None
+    low, high = cards["B"].interval
+    assert low < 5 < high
+    assert {v.card: v for v in aggregate(rows, True, "score").cards}["A"].interval == (6, 6)
+
+
+def test_suggest_shows_and_explains_a_missing_interval():
+    result = cli_run("suggest", EXAMPLES_DIR / "hidden" / "scharwenzel-hidden.toml", "--samples", "4", "--seed", "2",
+                     "--all-totals", "--jobs", "1", "--json")
+    data = json.loads(result.stdout)
+    same = [c["card"] for c in data["cards"] if c["interval"] is None]
+    assert same and all(c["expected_total"] is not None for c in data["cards"])
+    text = cli_run("suggest", EXAMPLES_DIR / "hidden" / "scharwenzel-hidden.toml", "--samples", "4", "--seed", "2",
+                   "--all-totals", "--jobs", "1").stdout
+    assert "(interval -: every layout drawn gave the card the same total" in text
+    mean = next(c["expected_total"] for c in data["cards"] if c["card"] == same[0])
+    row = next(line for line in text.splitlines() if line.startswith(same[0]))
+    assert row.split()[:3] == [same[0], f"{mean:.2f}", "-"], row        # not "6.00–6.00"

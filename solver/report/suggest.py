@@ -98,6 +98,9 @@ def _card_table(s: Suggestion) -> str:
 def _table_notes(a) -> list[str]:
     """What a table without every total means (one line each)."""
     notes = []
+    if not a.exact and any(v.mean is not None and v.interval is None for v in a.cards):
+        notes.append("(interval -: every layout drawn gave the card the same total, or only one was "
+                     "drawn; the sample cannot bound the layouts not drawn)")
     if a.totals == "deciding":
         notes.append("(not needed: its expected rung is below those of the cards that can be best or "
                      "runner-up; --all-totals shows it)")

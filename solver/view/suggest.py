@@ -311,8 +311,11 @@ def _by(margin: float, interval, exact: bool, unit: str, more: str) -> str:
     return f"{margin:.3g} {unit} {more} in expectation (95% interval {interval[0]:.3g} to {interval[1]:.3g})"
 
 
-def mean_interval(values: list[float], exact: bool) -> tuple[float, tuple[float, float] | None]:
-    """The mean and its 95% interval (normal approximation; exact: no error)."""
+def mean_interval(values: list[float], exact: bool, same_is_unknown: bool = False
+                  ) -> tuple[float, tuple[float, float] | None]:
+    """The mean and its 95% interval (normal approximation; exact: no error).
+    ``same_is_unknown``: a sample whose values are all the same gives no interval (None)
+    rather than one of width 0, which would read as exact: the layouts not drawn may differ."""
     k = len(values)
     mean = sum(values) / k
     if exact:
@@ -320,6 +323,8 @@ def mean_interval(values: list[float], exact: bool) -> tuple[float, tuple[float,
     if k < 2:
         return mean, None
     var = sum((v - mean) ** 2 for v in values) / (k - 1)
+    if var == 0 and same_is_unknown:
+        return mean, None
     half = Z95 * math.sqrt(var / k)
     return mean, (mean - half, mean + half)
 
@@ -347,7 +352,7 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     views = []
     for card in cards:
         rows = table[card]
-        mean, interval = mean_interval([r[1] for r in rows], exact) if known[card] else (None, None)
+        mean, interval = mean_interval([r[1] for r in rows], exact, True) if known[card] else (None, None)
         counts: dict[str, int] = {}
         for r in rows:
             if r[3] is not None:
