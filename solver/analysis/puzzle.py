@@ -290,8 +290,8 @@ def _main_line(session: Session, gs: GoalSearch, side: int) -> tuple[Card, ...]:
 
 
 def _refute(session: Session, gs: GoalSearch, side: int, first: int):
-    """After ``first`` (the solver's card, or the defence's first card when it is to move): the defence keeps the goal out of reach, and the
-    solver fights on with its best total."""
+    """After ``first`` (the solver's card, or the defence's first card when it is to move):
+    the defence keeps the goal out of reach, and the solver fights on with its best total."""
     def choose(s: Session) -> int:
         if s.side_to_move() == side:
             return _most_points_card(s, side)

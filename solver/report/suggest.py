@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from tabulate import tabulate
@@ -53,10 +52,12 @@ def suggest_report(s: Suggestion) -> str:
            else f"{solved} of the {s.count:,} consistent layouts" if s.mode == "exact"
            else f"{solved} layouts drawn uniformly from {s.count:,} (seed {s.seed})")
     hidden = len(s.info.pool)
-    lines = [f"Seat {s.info.seat} to move; {hidden} cards hidden from it; {how}.", ""]
     if s.count == 1 and hidden:          # what the seat has seen places every hidden card
-        lines[0] = (f"Seat {s.info.seat} to move; the {hidden} cards hidden from it can lie only one way "
-                    f"(what it has seen places them): the double-dummy answer.")
+        first = (f"Seat {s.info.seat} to move; the {hidden} cards hidden from it can lie only one way "
+                 f"(what it has seen places them): the double-dummy answer.")
+    else:
+        first = f"Seat {s.info.seat} to move; {hidden} cards hidden from it; {how}."
+    lines = [first, ""]
     if a is not None:
         lines += [_card_table(s), *_table_notes(a), "", f"Play {a.best}: {a.sure(_unit(s))}."]
     else:
@@ -120,8 +121,7 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
             continue
         unit = "rungs" if j.measure == "rung" else "in total"
         pv = "best guess" if j.loss <= 1e-9 else f"-{j.loss:.2f} {unit} (best {j.best})"
-        behind = (j.best_expected - j.expected if j.best_expected is not None and j.expected is not None
-                  else math.nan)
+        behind = j.best_expected - j.expected
         if j.loss <= 1e-9 and j.best != j.card and behind > 1e-9:    # the same rung, fewer points
             pv = f"same rung, -{behind:.2f} in total (best {j.best})"
         p_best = share_text(j.p_best) + (" by rung" if j.p_best_by == "rung" else "")

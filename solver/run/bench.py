@@ -202,9 +202,10 @@ def run(sets: list[DealSet], *, mode: str = "solve", objective: str = "score",
         except KeyboardInterrupt:           # Ctrl-C: the deals measured are the answer
             interrupted = True
             break
-        if m.result is not None and m.result.stopped == "interrupt":   # a solve keeps Ctrl-C as
-            interrupted = True                                          # a partial answer: not a
-            break                                                       # measurement
+        # a solve keeps Ctrl-C as a partial answer (short of nodes): not a measurement
+        if m.result is not None and m.result.stopped == "interrupt":
+            interrupted = True
+            break
         results[deal_set.name].append(m)
         if progress:
             progress(k + 1, len(plan))

@@ -28,8 +28,8 @@ after every line, "end" only at the end; fsync matters only for an OS crash or p
 Resume.  On start the file is locked (flock; a second run on the same file is refused) and
 read.  A file with text in it but no line stich wrote (no result or error line, not even a
 torn first one: a deal file or random bytes given as the output by mistake) is refused, and
-left as it is.  Otherwise a line is kept only if it is complete (ends with a newline), is a valid JSON object of
-the form above, its id is in this batch, its sha256 is that of the deal as it is now, its
+left as it is.  Otherwise a line is kept only if it is complete (ends with a newline), is a
+valid JSON object of the form above, its id is in this batch, its sha256 is that of the deal as it is now, its
 objective and with_moves are this run's, and its id has not been kept already.  If anything
 is dropped (a torn last line, a stale or foreign line, a duplicate), the kept lines are
 written to a temporary file which atomically replaces the results file (the dropped complete
