@@ -924,16 +924,18 @@ async function pasteOpen() {
     try { readAddress(); state.fileLine = []; fillSampling(); load(); } catch (error) { showError(`the link: ${error.message}`); }
     return;
   }
-  try { openDeal(await api("/api/deal/paste", { text })); } catch (error) { showError(error.message); }
+  busy(true);                                      // the server checks the file: values shown are not its
+  try { openDeal(await api("/api/deal/paste", { text })); } catch (error) { showError(error.message); busy(false); }
 }
 
 async function randomDeal() {
   showError("");
   const where = $("random-where").value.split("\n").map((w) => w.trim()).filter(Boolean);
+  busy(true);                                      // dealing with --where may take a while
   try {
     openDeal(await api("/api/deal/random", { game: $("random-game").value, players: parseInt($("random-players").value, 10),
       seed: parseInt($("random-seed").value, 10) || 0, where }));
-  } catch (error) { showError(error.message); }
+  } catch (error) { showError(error.message); busy(false); }
 }
 
 function fillGames(games) {
