@@ -147,6 +147,10 @@ def test_replay_of_an_optimal_game_has_no_mistake(game, seed, players):
     assert analysis.complete and analysis.final == result.totals
     assert analysis.mistakes() == ()
     assert all(step.before == result.totals == step.after for step in analysis.steps)
+    scored = replay(stich.loads(played.dump()), with_outcome=True).steps[-1]   # the last card: the deal's outcome
+    final = stich.solve(played).outcome
+    assert scored.level_after is not None and scored.level_after.endswith(final.level)
+    assert scored.level_after.startswith("seat") == (final.winner is not None)
 
 
 def test_replay_shows_exactly_the_cost_of_a_blunder():
@@ -325,6 +329,26 @@ def test_replay_tells_a_card_that_changed_the_outcome_from_one_that_lost_only_po
     assert outcome and outcome < len(result.mistakes())
     assert (f"Mistakes: {len(result.mistakes())} ({outcome} changed the outcome, "
             f"{len(result.mistakes()) - outcome} lost only card points)") in out
+
+
+def test_replay_names_whose_outcome_each_card_forces():
+    """The forced outcome before and after each card of the played Schafkopf2 example names
+    its side, and both are what `analyze` of the position before the card gives: the best
+    card's outcome, and the played card's."""
+    from stich.model.rules import side_label
+    text = (EXAMPLES / "schafkopf2-played.toml").read_text(encoding="utf-8")
+    deal = stich.loads(text)
+    played: list[str] = []
+
+    def said(row) -> str:
+        return row.level if row.winner is None else f"{side_label(deal.rule_set, row.winner - 1)}: {row.level}"
+    for step in replay(deal).steps:
+        before = stich.loads(text.replace('play = ["E9 S8", "RA R9"]', f"play = {json.dumps(_tricks(played))}"))
+        rows = analyze(before).rows
+        assert step.level_before == said(rows[0])
+        assert step.level_after == said(next(r for r in rows if step.card in r.cards))
+        played.append(step.card.text(deal.notation))
+    assert len(played) == 4
 
 
 def _tricks(cards: list[str]) -> list[str]:

@@ -225,8 +225,8 @@ def test_the_answer_opens_the_report_and_its_figures_are_the_studys():
     assert f"a random card costs {cost['random']['mean']:.1f}" in first
     best = row["oneoff"][0]["best_by_points"]["advised"]["mean"]
     assert f"the best card {100 * best:.0f}% of the time" in first
-    for group in row["situations"]["groups"]:
-        assert f"{group['value']} {group['cost']['mean']:.1f}" in first
+    for group in row["situations"]:
+        assert f"{group['value']}: {group['cost']['mean']:.1f}" in first
     assert "simple" not in text.lower().split("levels lost")[-1].split("\n")[2]
 
 
@@ -258,20 +258,29 @@ def test_learn_needs_exactly_one_players_tactic():
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--learn" in err
 
 
-def test_the_outcome_a_deal_loses_is_said_in_the_games_words():
-    """The outcome level "simple" of a game is "the game" in the report (the hand-computed
-    case of test_tactics: 75% of the deals lose it), never "simple"."""
+def test_a_worse_outcome_is_said_from_what_to_what_in_the_games_words():
+    """Each change of outcome with its share, the shares adding up to the worse-outcome share
+    (the hand-computed case of test_tactics: 75% of the deals, 50% from won to the draw and
+    25% from won to lost), the level "simple" said as the game, never "simple"."""
     from test_tactics import hand_records
 
     from stich.report.tactic import tactic_report
+
     records = [(i, t, DealRecord(r.totals, r.line, r.perfect, r.decisions, r.runs,
                                  [(rank, "simple" if words == "win" else words, side)
                                   for rank, words, side in r.levels]))
                for i, t, r in hand_records()]
     t = Tactic("t", None, lambda view: None, "A test tactic.")
     text = " ".join(tactic_report(summarise(records, [t], 0, "total", "tricks")).split())
-    assert "loses the game in 75% of the deals" in text and "the game 75%" in text
+    assert ("the outcome is worse in 75% of the deals: won → the draw in 50%, won → lost in 25%." in text
+            and "won → the draw 50%, won → lost 25%" in text)
     assert "simple" not in text
+
+
+def test_outcome_words_as_a_player_says_them():
+    from stich.report.tactic import change_words
+    assert change_words("own schneider → own simple") == "won with Schneider → won"
+    assert change_words("tie → other side's schwarz") == "the draw → lost with Schwarz"
 
 
 def test_paired_runs_play_every_tactic_by_every_seat_any_of_them_advised():

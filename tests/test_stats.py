@@ -9,7 +9,15 @@ from fractions import Fraction
 
 import pytest
 
-from stich.study.stats import compare, holm, mean_over_deals, p_text, sign_flip_p, subset_all_optimal
+from stich.study.stats import (
+    RESAMPLES,
+    compare,
+    holm,
+    mean_over_deals,
+    p_text,
+    sign_flip_p,
+    subset_all_optimal,
+)
 
 
 def exact_bootstrap(values):
@@ -40,8 +48,8 @@ def test_bootstrap_edge_cases():
     assert math.isnan(mean_over_deals([], "t").mean)
     one = mean_over_deals([3.0], "t")
     assert one.mean == 3 and math.isnan(one.low) and one.deals == 1
-    same = mean_over_deals([2, 2, 2], "t")
-    assert (same.low, same.high) == (2, 2)
+    same = mean_over_deals([2, 2, 2], "t")            # no interval of width 0: it would read as exact
+    assert same.mean == 2 and math.isnan(same.low) and math.isnan(same.high)
     assert mean_over_deals([1, 5, 2, 8], "seed") == mean_over_deals([1, 5, 2, 8], "seed")   # seeded
 
 
@@ -93,3 +101,32 @@ def test_p_is_never_printed_as_zero():
     assert p_text(1e-320) == "< 1e-300"
     assert p_text(2e-47) == "2e-47"
     assert p_text(0.5) == "0.50"
+
+
+@pytest.mark.parametrize("n", [2, 5, 30, 400])
+def test_a_share_the_same_on_every_deal_gets_the_exact_clopper_pearson_end(n):
+    """All deals at 0 (or all at 1): the interval is Clopper and Pearson's exact one for 0 of n
+    (n of n), scaled to the range given; the same value inside the range gets none."""
+    from scipy import stats
+    high = stats.binomtest(0, n).proportion_ci(0.95, method="exact").high
+    low = stats.binomtest(n, n).proportion_ci(0.95, method="exact").low
+    zero, one = mean_over_deals([0] * n, "t", bounds=(0, 1)), mean_over_deals([1] * n, "t", bounds=(0, 1))
+    assert (zero.low, zero.high) == (0, pytest.approx(high, rel=1e-9))
+    assert (one.low, one.high) == (pytest.approx(low, rel=1e-9), 1)
+    cost = mean_over_deals([0] * n, "t", bounds=(0, 120))
+    assert (cost.low, cost.high) == (0, pytest.approx(120 * high, rel=1e-9))
+    assert math.isnan(mean_over_deals([0.5] * n, "t", bounds=(0, 1)).high)
+
+
+def test_a_p_the_drawn_flips_cannot_go_below_is_printed_as_at_most():
+    """Twenty differences of one sign: 2^20 flips, more than the draws, none as extreme as
+    the data, so the p printed is the least the draws can show, as "≤"; ten such differences
+    are counted flip by flip, and their p (2 / 2^10) is exact."""
+    drawn = compare([1.0] * 20, [0.0] * 20, "t")
+    assert drawn.p == pytest.approx(2 / (RESAMPLES + 1)) and drawn.p_at_floor
+    assert p_text(drawn.p, drawn.p_at_floor) == "≤ 0.0002"
+    counted = compare([1.0] * 10, [0.0] * 10, "t")
+    assert counted.p == pytest.approx(2 / 2 ** 10) and not counted.p_at_floor
+    assert p_text(counted.p, counted.p_at_floor) == "0.002"
+    spread = compare([1.0, -1.0] * 10, [0.0] * 20, "t")
+    assert not spread.p_at_floor

@@ -193,19 +193,20 @@ def hand_records() -> list[tuple[str, str, DealRecord]]:
     """Two deals, tactic "t": deal a with two decisions and one seat's runs, deal b with one
     decision and two seats' runs."""
     level = [(1, "win", 0), (0, "tie", None), (-1, "win", 1)]
+    words = {1: "own win", 0: "tie", -1: "other side's win"}
 
     def run(seat, policy, total, rank):
-        return Run("t", seat, policy, Result(total, rank, "x"), [0], [2], ["x"], [], {"trick": 1})
+        return Run("t", seat, policy, Result(total, rank, words[rank]), [0], [2], ["x"], [], {"trick": 1})
 
     a = DealRecord([5, 3], [], {1: Result(5, 1, "own win")},
                    [Decision(0, 1, ["A", "B", "C"], [5, 3, 4], None, {"t": [1]}, {"trick": 1}),
                     Decision(4, 1, ["A", "B"], [5, 5], None, {"t": [0]}, {"trick": 2})],
                    [run(1, "uniform", 3, 0), run(1, "best", 4, 1), run(1, "worst", 3, 0),
                     run(1, "random", 5, 1)], level)
-    b = DealRecord([2, 6], [], {1: Result(2, -1, "other win"), 2: Result(6, 1, "own win")},
+    b = DealRecord([2, 6], [], {1: Result(2, -1, "other side's win"), 2: Result(6, 1, "own win")},
                    [Decision(1, 2, ["A", "B", "C", "D"], [6, 6, 2, 4], None, {"t": [0, 2]}, {"trick": 1})],
                    [run(1, "uniform", 2, -1), run(1, "best", 2, -1), run(1, "worst", 2, -1),
-                    run(1, "random", 1, -1), run(2, "uniform", 4, 0), run(2, "best", 6, 1),
+                    run(1, "random", 1, -1), run(2, "uniform", 4, -1), run(2, "best", 6, 1),
                     run(2, "worst", 4, 0), run(2, "random", 6, 1)], level)
     return [("a", "", a), ("b", "", b)]
 
@@ -222,9 +223,11 @@ def test_summary_of_a_hand_computed_case():
     assert policy["cost"]["best"]["mean"] == pytest.approx((1 + 0) / 2)
     assert policy["vs_random"]["mean"] == pytest.approx((2 + 0.5) / 2)
     assert (policy["vs_random"]["lower"], policy["vs_random"]["higher"]) == (0, 2)
-    # worse outcome: a seat 1 (rank 1 -> 0) yes; b seat 1 no, seat 2 (1 -> 0) yes: (1 + 0.5) / 2
+    # worse outcome: a seat 1 (rank 1 -> 0) yes; b seat 1 no, seat 2 (1 -> -1) yes: (1 + 0.5) / 2;
+    # by change, each deal the mean over its seats: won -> tie (1 + 0) / 2, won -> lost (0 + 0.5) / 2
     assert policy["worse_outcome"]["uniform"]["mean"] == pytest.approx(0.75)
-    assert policy["levels_lost"]["uniform"] == {"win": pytest.approx(0.75)}
+    assert policy["worse_outcomes"]["uniform"] == {"own win → tie": pytest.approx(0.5),
+                                                   "own win → other side's win": pytest.approx(0.25)}
     first, every = row["oneoff"]
     # decisions: a1 [5,3,4] advised B (regret 2, random 1, hindsight 0); a2 [5,5] advised A
     # (0, 0, 0); b [6,6,2,4] advised A,C (regret 2, random 1.5, hindsight min(0, 2) = 0)
@@ -440,21 +443,22 @@ def test_dask_local_cluster_gives_the_same_report():
 
 def test_conditional_report_of_a_hand_computed_case():
     """Ten deals, one decision each: at trick 1 the advised card gives away nothing where a
-    random card gives away 1 (advice better), at trick 2 the advice gives away 3 where a random
-    card gives away 1.5 (advice worse); lead/follow never varies, so it is no condition."""
+    random card gives away 1 or 1.5 (advice better), at trick 2 the advice gives away 3 or 4
+    where a random card gives away 1.5 or 2 (advice worse); lead/follow never varies, so it is
+    no condition.  (A group whose deals all differ alike has no interval, so no verdict.)"""
     from stich.study.summary import conditional
     records = []
     for k in range(10):
         trick = 1 if k < 5 else 2
-        totals = [4, 2] if trick == 1 else [1, 4]          # advised: the first card
+        totals = ([4, 2] if k % 2 else [4, 1]) if trick == 1 else ([1, 4] if k % 2 else [1, 5])   # advised: A
         d = Decision(0, 1, ["A", "B"], totals, None, {"t": [0]}, {"trick": trick, "lead": "lead"})
         records.append((f"d{k}", "", DealRecord([0, 0], [], {}, [d], [], [])))
     found = {(c.feature, c.value): c.as_json() for c in conditional(records, "t", ["trick", "lead"], "s")}
     assert set(found) == {("trick", 1), ("trick", 2)}
     assert found["trick", 1]["verdict"] == "advice better" and found["trick", 1]["deals"] == 5
-    assert found["trick", 1]["advice_minus_random"]["mean"] == pytest.approx(0 - 1)
+    assert found["trick", 1]["advice_minus_random"]["mean"] == pytest.approx(-(1.5 * 3 + 1 * 2) / 5)
     assert found["trick", 2]["verdict"] == "advice worse"
-    assert found["trick", 2]["advice_minus_random"]["mean"] == pytest.approx(3 - 1.5)
+    assert found["trick", 2]["advice_minus_random"]["mean"] == pytest.approx((1.5 * 3 + 2 * 2) / 5)
 
 
 EXAMPLES = ROOT / "examples"

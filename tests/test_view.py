@@ -531,6 +531,41 @@ def test_aggregate_by_hand():
     assert (low, high) == pytest.approx((3 - 1.959964, 3 + 1.959964), rel=1e-6)
 
 
+def test_the_rung_numbers_are_explained_and_levels_come_best_first():
+    """The expected rung is a number on the outcome's ladder: a note lists the rungs reached
+    with their levels, best first, as `--json` gives them; each card's levels are in that
+    order; where cards tie for the best on a layout, a note says the column adds up past 100%."""
+    path = f"{ROOT}/examples/hidden/scharwenzel-hidden.toml"
+    data = json.loads(run("suggest", path, "--samples", "40", "--json").stdout)
+    rungs = [(r["rung"], r["level"]) for r in data["rungs"]]
+    assert rungs == sorted(rungs, reverse=True) and len(rungs) >= 2
+    order = [level for _, level in rungs]
+    for card in data["cards"]:
+        assert list(card["levels"]) == [level for level in order if level in card["levels"]]
+    text = run("suggest", path, "--samples", "40").stdout
+    assert ("higher is better for the seat: " + ", ".join(f"{r} {level}" for r, level in rungs) + ")") in text
+    ties = sum(card["p_best"] for card in data["cards"]) > 1
+    assert ties == ("adds up to more than 100%" in text)
+
+
+def test_an_interval_never_reaches_past_what_the_deal_gives_out():
+    """Six points in the deal (both sides' totals add up to 6 on every layout): a card that
+    takes 6 on three layouts drawn and 4 on one gets an interval that stops at 6 (the normal
+    approximation gives 6.48); a margin the same on every layout drawn gets no interval of
+    width 0, which would read as exact.  Where the sums differ, nothing is cut."""
+    def rows(others):
+        return [[("A", a, 6 - a + o, None, None, True), ("B", a - 1, 7 - a + o, None, None, False)]
+                for a, o in zip((6, 6, 6, 4), others)]
+    sampled = aggregate(rows((0, 0, 0, 0)), False, "total")
+    best = sampled.cards[0]
+    assert best.card == "A" and best.mean == 5.5
+    assert best.interval == pytest.approx((5.5 - 1.959964 / 2, 6), rel=1e-6)
+    assert sampled.sure("card points") == ("better than B by 1 card points on every layout solved "
+                                           "(the layouts not drawn may differ)")
+    uncut = aggregate(rows((0, 1, 0, 0)), False, "total").cards[0].interval
+    assert uncut[1] == pytest.approx(5.5 + 1.959964 / 2, rel=1e-6)
+
+
 @pytest.mark.parametrize("args,words", [(["--seat", "1"], "not to move"), (["--seat", "7"], "no seat 7"),
                                         (["--exact", "--samples", "3"], "exclude")])
 def test_bad_seat_or_options_exit_2(args, words):

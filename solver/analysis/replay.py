@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
 from stich.model.cards import Card
-from stich.model.rules import RuleSet
+from stich.model.rules import RuleSet, side_label
 from stich.search.ladder import forced_rung
 from stich.search.session import Session
 from stich.search.solve import DEFAULT_TT_MEGABYTES, new_engine
@@ -130,15 +130,26 @@ def _judge(session: Session, card: Card, pair: int, value: int, before, rung):
     better: tuple[Card, ...] = ()
     if cost > 0:
         better = _keeping_cards(session, value, side == 0)
-    rank_cost = 0
+    rank_cost, after_text = 0, None
     if rung is not None:
-        after_rank = child_rung.rank if child_rung else deal.game_spec.outcome(_finished(session, index), deal).rank
+        if child_rung is not None:
+            after_rank, after_text = child_rung.rank, outcome_said(position.rules, child_rung.winner, child_rung.text)
+        else:                                                    # the last card: the deal's outcome
+            final = deal.game_spec.outcome(_finished(session, index), deal)
+            same = next((r for r in session.ladder() if r.rank == final.rank), None)   # its words on the ladder
+            winner = None if final.winner is None else final.winner - 1
+            after_rank, after_text = final.rank, outcome_said(position.rules, winner, same.text if same else final.level)
         rank_cost = (rung.rank - after_rank) if side == 0 else (after_rank - rung.rank)
     step = Step(trick_no, seat + 1, card, before, after, max(cost, 0), better,
-                rung.text if rung else None,
-                (child_rung.text if child_rung else None) if rung else None, max(rank_cost, 0),
-                pair if pair >= 0 else None)
+                outcome_said(position.rules, rung.winner, rung.text) if rung else None,
+                after_text, max(rank_cost, 0), pair if pair >= 0 else None)
     return step, index, child - gain, after, child_rung
+
+
+def outcome_said(rules: RuleSet, winner: int | None, text: str) -> str:
+    """A forced outcome with the side it is for ("seat 2: schneider"): a level alone does not
+    say whose it is."""
+    return text if winner is None else f"{side_label(rules, winner)}: {text}"
 
 
 def _keeping_cards(session: Session, value: int, maximise: bool) -> tuple[Card, ...]:

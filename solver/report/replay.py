@@ -35,10 +35,10 @@ def replay_report(replay) -> str:
         mark = ("outcome" if step.rank_cost > 0 else f"{rules.unit} only" if step.cost > 0 else "")
         outcome = ""
         if step.level_before is not None and step.level_after != step.level_before:
-            outcome = f"{step.level_before} -> {step.level_after or 'end'}"
+            outcome = f"{step.level_before} -> {step.level_after}"
         rows.append([step.trick, step.seat, move_text(step.card, step.pair, deal),
                      f"{step.before[0]} - {step.before[1]}", f"{step.after[0]} - {step.after[1]}",
-                     f"-{step.cost}" if step.cost else "", outcome, mark,
+                     step.cost or "", outcome, mark,
                      cards_text(step.better, deal)])
     out.append(tabulate(rows, headers=["trick", "seat", "card", "before", "after", "cost",
                                        "outcome", "mistake", "better cards"], tablefmt="simple"))

@@ -22,6 +22,7 @@ def suggest_json(s: Suggestion) -> dict:
         "margin_interval": list(a.margin_interval) if a and a.margin_interval else None,
         "sure": a.sure(_unit(s)) if a else None, "total_margin": a.total_margin if a else None,
         "totals": a.totals if a else None, "p_best_by": a.p_best_by if a else None,
+        "rungs": [{"rung": rung, "level": level} for rung, level in a.rungs] if a else [],
         "cards": [_card_json(a, v) for v in (a.cards if a else ())],
         "seconds": round(s.seconds, 3),
     }
@@ -80,8 +81,7 @@ def _card_table(s: Suggestion) -> str:
     for v in a.cards:
         interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
-        levels = ", ".join(f"{name} {share_text(share)}" for name, share in
-                           sorted(v.levels.items(), key=lambda kv: -kv[1]))
+        levels = ", ".join(f"{name} {share_text(share)}" for name, share in v.levels.items())   # best first
         shown = [mean_text(v.mean), interval] if v.mean is not None else ["not needed", ""]
         row = [v.card] + (shown if totals else []) + [share_text(v.p_best)]
         if a.measure == "rung":
@@ -107,6 +107,12 @@ def _table_notes(a) -> list[str]:
                      "runner-up; --all-totals shows it)")
     if a.p_best_by == "rung":
         notes.append("(P(best rung): share of layouts where the card forces the best rung of any card)")
+    if sum(v.p_best for v in a.cards) > 1 + 1e-9:
+        notes.append(f"({'P(best rung)' if a.p_best_by == 'rung' else 'P(dd best)'}: cards tied for the best "
+                     f"on a layout each count it, so the column adds up to more than 100%)")
+    if a.measure == "rung" and a.rungs:
+        notes.append("(expected rung: the mean rung of the outcome's ladder, higher is better for the seat: "
+                     + ", ".join(f"{rung} {level}" for rung, level in a.rungs) + ")")
     return notes
 
 

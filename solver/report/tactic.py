@@ -21,6 +21,7 @@ from stich.study.tables import Estimand, PolicyTable, StudySummary, TacticSummar
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 WIDTH = 120
 CONDITIONAL_LINES = 6            # per tactic in the text report (all of them in --json)
+TABLE_CHANGES = 2                # changes of outcome per tactic in the outcome table (all in the sentence)
 
 
 def _nan(x) -> bool:
@@ -111,11 +112,33 @@ def question(row: TacticSummary) -> tuple[str, str]:
     return f"When the advice \"{row.summary.rstrip('.')}\" applies", "following it"
 
 
-def sound(row: TacticSummary) -> bool:
-    """``SOUND_RULE``: the best card at least half the time, a whole deal within 1 unit."""
+SOUND, UNSOUND, UNCLEAR = "sound", "unsound", "unclear"
+
+
+def verdict(row: TacticSummary) -> str:
+    """``SOUND_RULE`` judged on the 95% intervals, not on the point figures: sound when both
+    intervals lie inside the rule (best-card share at least 50%, cost at most 1), unsound when
+    either lies wholly outside it, else unclear (these deals cannot tell)."""
     best = _est(row.oneoff[0].best_by_points["advised"])
     cost = _est(row.policy.cost.get("uniform"))
-    return best is not None and cost is not None and best.mean >= SOUND_BEST and cost.mean <= SOUND_COST
+    if best is None or cost is None:
+        return UNCLEAR
+    if (not _nan(best.high) and best.high < SOUND_BEST) or (not _nan(cost.low) and cost.low > SOUND_COST):
+        return UNSOUND
+    if not _nan(best.low) and not _nan(cost.high) and best.low >= SOUND_BEST and cost.high <= SOUND_COST:
+        return SOUND
+    return UNCLEAR
+
+
+def verdict_words(row: TacticSummary, unit: str) -> str:
+    """' By the rule "sound: ..." it is unsound.' (or: these deals cannot tell)."""
+    rule = f"By the rule \"{SOUND_RULE.format(unit=ONE.get(unit, unit))}\""
+    judged = verdict(row)
+    if judged == UNCLEAR:
+        return (f" {rule} these deals cannot tell whether it is sound: an interval reaches both sides of the "
+                f"rule (or there are too few deals for one).")
+    why = "both 95% intervals lie inside it" if judged == SOUND else "a 95% interval lies wholly outside it"
+    return f" {rule} it is {judged}: {why}."
 
 
 def answer(row: TacticSummary) -> str:
@@ -132,8 +155,8 @@ def answer(row: TacticSummary) -> str:
             f"advises is the best card {_share(best)} of the time; a random card costs "
             f"{_x(policy.cost['random'].mean, d)}.")
     text += _situations(row, d) + _levels(policy)
-    text += (f" By the rule \"{SOUND_RULE.format(unit=ONE.get(unit, unit))}\" it is {'sound' if sound(row) else 'unsound'}."
-             f" [{policy.deals} deals of this study where it applied, {policy.runs} seats; the best-card "
+    text += verdict_words(row, unit)
+    text += (f" [{policy.deals} deals of this study where it applied, {policy.runs} seats; the best-card "
              f"share at the first decision, {row.oneoff[0].deals} deals]")
     return text
 
@@ -147,14 +170,16 @@ def _share(est: Estimate) -> str:
 
 
 def _situations(row: TacticSummary, d: int) -> str:
-    """' By what the opponent shows: must follow under 1.1 (a random card 10.6; 23 deals), ...'."""
-    if not row.situations or not row.situations[1]:
+    """' By what the mover saw at its first use: at a lead, the opponent must follow under it:
+    1.1 (a random card 10.6; 23 deals); ...' (every run in one group)."""
+    if not row.situations:
         return ""
-    feature, groups = row.situations
-    what = {"opponent_shows": "what the opponent shows", "card_wins": "whether the card wins"}[feature]
-    parts = [f"{g.value} {_x(g.cost.mean, d)} (a random card {_x(g.random.mean, d)}; "
-             f"{g.deals} deal{'s' if g.deals != 1 else ''})" for g in sorted(groups, key=lambda g: g.cost.mean)]
-    return f" By {what} at its first use: " + ", ".join(parts) + "."
+    groups = sorted(row.situations, key=lambda g: g.cost.mean)
+    parts = [f"{g.value}: {_x(g.cost.mean, d)} (a random card {_x(g.random.mean, d)}; "
+             f"{g.deals} deal{'s' if g.deals != 1 else ''})" for g in groups]
+    both = (" (a deal where two seats saw different things counts in both)"
+            if sum(g.deals for g in groups) > row.policy.deals else "")
+    return f" By what the mover saw at its first use{both}: " + "; ".join(parts) + "."
 
 
 def level_words(level: str) -> str:
@@ -164,12 +189,32 @@ def level_words(level: str) -> str:
     return LEVEL_WORDS.get(head, head) + (f" {rest}" if rest else "")
 
 
+def outcome_words(words: str) -> str:
+    """An outcome from the mover's side (``Result.outcome``) as a player says it: "own simple"
+    is "won", "other side's schneider" "lost with Schneider", "tie" "the draw"."""
+    for whose, verb in (("own ", "won"), ("other side's ", "lost")):
+        if words.startswith(whose):
+            level = words[len(whose):]
+            return verb if level in ("simple", "win") else f"{verb} with {level_words(level)}"
+    return level_words(words)
+
+
+def change_words(change: str) -> str:
+    """ "own simple → tie" as "won → the draw"."""
+    return " → ".join(outcome_words(part) for part in change.split(" → "))
+
+
+def _changes(changes: dict[str, float], before_share: str = " in ") -> str:
+    return ", ".join(f"{change_words(change)}{before_share}{share_text(share)}" for change, share in changes.items())
+
+
 def _levels(policy: PolicyTable) -> str:
-    lost = policy.levels_lost.get("uniform", {})
-    if not lost:
+    """' Against perfect play the outcome is worse in 13% of the deals: won → lost in 10%, ...'."""
+    worse, changes = policy.worse_outcome.get("uniform"), policy.worse_outcomes.get("uniform", {})
+    if worse is None or _nan(worse.mean) or not changes:
         return ""
-    words = ", ".join(f"{level_words(level)} in {share_text(share)}" for level, share in lost.items())
-    return f" Against perfect play it loses {words} of the deals."
+    return (f" Against perfect play the outcome is worse in {share_text(worse.mean)} of the deals: "
+            f"{_changes(changes)}.")
 
 
 # --- a sentence per tactic -----------------------------------------------------------------------
@@ -205,12 +250,12 @@ def sentence(row: TacticSummary) -> str:
 def _p_words(test: Test) -> str:
     """'= 0.03 Holm' for a sentence."""
     words = _p(test)
-    return (words if words.startswith("<") else f"= {words}") + (" Holm" if test.p_holm is not None else "")
+    return (words if words.startswith(("<", "≤")) else f"= {words}") + (" Holm" if test.p_holm is not None else "")
 
 
 def _p(test: Test | None) -> str:
     """The Holm-adjusted p-value (the raw one where no family was formed)."""
-    return "–" if test is None else p_text(test.shown_p)
+    return "–" if test is None else p_text(test.shown_p, test.comparison.p_at_floor)
 
 
 # --- the tables ---------------------------------------------------------------------------------------
@@ -237,15 +282,15 @@ def outcome_table(summary: StudySummary, prefix: str | None) -> str | None:
         worse = t.policy.worse_outcome
         if not worse or not t.policy.deals:
             continue
-        lost = t.policy.levels_lost.get("uniform", {})
+        changes = t.policy.worse_outcomes.get("uniform", {})
+        shown = dict(list(changes.items())[:TABLE_CHANGES])
         rows.append([_short(t.tactic, prefix), _pct(worse["uniform"]), _pct(worse["random"]),
-                     ", ".join(f"{level_words(level)} {share_text(share)}"
-                               for level, share in lost.items()) or "–"])
+                     (_changes(shown, " ") + (", …" if len(changes) > len(shown) else "")) or "–"])
     if not rows:
         return None
     return tabulate(rows, headers=["tactic", "worse outcome: advice", "random card",
-                                   "levels lost following the advice"], tablefmt="simple",
-                    disable_numparse=True)
+                                   "perfect play → the advice (most often first)"],
+                    tablefmt="simple", disable_numparse=True)
 
 
 def oneoff_tables(summary: StudySummary, prefix: str | None) -> list[tuple[str, str]]:
@@ -354,7 +399,8 @@ def paired_text(summary: StudySummary, prefix: str | None) -> str | None:
         return _short(tactic, prefix)
     rows = [[name(p.a), name(p.b), p.deals, f"{_x(p.cost_a.mean, d)}, {_x(p.cost_b.mean, d)}",
              _ci(p.difference.estimate, d), f"{p.difference.lower}/{p.difference.equal}/{p.difference.higher}",
-             p_text(p.difference.p if p.p_holm is None else p.p_holm)] for p in summary.paired]
+             p_text(p.difference.p if p.p_holm is None else p.p_holm, p.difference.p_at_floor)]
+            for p in summary.paired]
     return (_fill("Paired: every tactic played on the same deals by the same seats from the same start "
                   f"(estimand: {summary.paired[0].estimand}). a − b < 0: a costs less; deals a lower / equal / "
                   "higher; p from a sign-flip test over deals, Holm over the pairs; *.depthN: a learned rule; "
@@ -381,7 +427,8 @@ def learned_text(summary: StudySummary) -> str | None:
         lines.append(_fill(f"  {_short(row.rule.name, None)}: {row.rule.sentence}."))
     rows = [[_short(r.rule.name, None), r.policy.deals, _ci(r.policy, d), _ci(r.baseline, d),
              _x(r.random.mean, d), _ci(r.vs_baseline.estimate, d),
-             p_text(r.vs_baseline.p if r.p_holm is None else r.p_holm)] for r in learned]
+             p_text(r.vs_baseline.p if r.p_holm is None else r.p_holm, r.vs_baseline.p_at_floor)]
+            for r in learned]
     lines.append(tabulate(rows, headers=["rule", "deals", "rule", "old advice", "random",
                                          "rule − old", "p Holm"], tablefmt="simple",
                           disable_numparse=True))

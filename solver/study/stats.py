@@ -52,8 +52,11 @@ def _num(x: float) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
 
-def mean_over_deals(values: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> Estimate:
-    """The mean of one value per deal, with a percentile bootstrap interval over deals."""
+def mean_over_deals(values: Sequence[float], seed: int | str, resamples: int = RESAMPLES,
+                    bounds: tuple[float, float] | None = None) -> Estimate:
+    """The mean of one value per deal, with a percentile bootstrap interval over deals.
+    ``bounds``: the range a deal's value can take (a share: 0 to 1), which gives an interval
+    where every deal has the same value (``same_everywhere``)."""
     import numpy as np
     from scipy import stats
     data = np.asarray(values, dtype=float)
@@ -64,11 +67,28 @@ def mean_over_deals(values: Sequence[float], seed: int | str, resamples: int = R
     if n < 2:
         return Estimate(mean, math.nan, math.nan, n)
     if np.all(data == data[0]):
-        return Estimate(mean, mean, mean, n)
+        return same_everywhere(float(data[0]), n, bounds)
     result = stats.bootstrap((data,), np.mean, n_resamples=resamples, confidence_level=LEVEL,
                              method="percentile", random_state=rng_for(seed), vectorized=True)
     low, high = result.confidence_interval
     return Estimate(mean, float(low), float(high), n)
+
+
+def same_everywhere(value: float, n: int, bounds: tuple[float, float] | None) -> Estimate:
+    """Every one of ``n`` deals gave ``value``: a bootstrap has nothing to resample, and its
+    interval of width 0 would read as exact.  At an end of the range ``bounds`` the exact end
+    of Clopper and Pearson holds for any value in that range, not only 0 or 1: with mean m
+    in [0, 1], P(value = 0) <= 1 - m, so n deals all at 0 have chance at most (1 - m)^n, and
+    every m up to 1 - (0.025)^(1/n) keeps that at least 2.5%.  Elsewhere there is no
+    interval (NaN ends)."""
+    if bounds is not None:
+        low, high = bounds
+        reach = (high - low) * (1 - ((1 - LEVEL) / 2) ** (1 / n))
+        if value == low:
+            return Estimate(value, low, low + reach, n)
+        if value == high:
+            return Estimate(value, high - reach, high, n)
+    return Estimate(value, math.nan, math.nan, n)
 
 
 @dataclass(frozen=True)
@@ -81,10 +101,17 @@ class Comparison:
     equal: int
     higher: int
     p: float
+    p_floor: float | None = None      # the least p the resamples can show (None: every flip counted)
+
+    @property
+    def p_at_floor(self) -> bool:
+        """The test drew its flips and none reached the observed mean: the true p is at most
+        about this, not this (``p_text(..., at_most=True)``)."""
+        return self.p_floor is not None and self.p <= self.p_floor * (1 + 1e-9)
 
     def as_json(self) -> dict:
         return {**self.estimate.as_json(), "lower": self.lower, "equal": self.equal,
-                "higher": self.higher, "p": self.p}
+                "higher": self.higher, "p": self.p, "p_at_floor": self.p_at_floor}
 
 
 def compare(a: Sequence[float], b: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> Comparison:
@@ -95,7 +122,16 @@ def compare(a: Sequence[float], b: Sequence[float], seed: int | str, resamples: 
     diffs = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     lower, higher = int((diffs < 0).sum()), int((diffs > 0).sum())
     return Comparison(mean_over_deals(diffs, seed, resamples), lower, len(diffs) - lower - higher, higher,
-                      sign_flip_p(diffs, seed, resamples))
+                      sign_flip_p(diffs, seed, resamples), p_floor(lower + higher, resamples))
+
+
+def p_floor(nonzero: int, resamples: int = RESAMPLES) -> float | None:
+    """The least two-sided p the sign-flip test can give on ``nonzero`` differences when it
+    draws ``resamples`` flips, (1 + 0) / (resamples + 1) each side; None when it counts every
+    flip (2^nonzero at most ``resamples``: the p is exact)."""
+    if nonzero < 2 or 2 ** min(nonzero, 64) <= resamples:
+        return None
+    return 2 / (resamples + 1)
 
 
 def sign_flip_p(diffs: Sequence[float], seed: int | str, resamples: int = RESAMPLES) -> float:
@@ -125,13 +161,14 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def p_text(p: float | None) -> str:
-    """A p-value as printed: never 0 (a p below what a double holds is "< 1e-300")."""
+def p_text(p: float | None, at_most: bool = False) -> str:
+    """A p-value as printed: never 0 (a p below what a double holds is "< 1e-300"), and
+    "≤ 0.0002" where the drawn flips could show no smaller one (``Comparison.p_at_floor``)."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "-"
     if p < 1e-300:
         return "< 1e-300"
-    return f"{p:.2g}" if p < 0.01 else f"{p:.2f}"
+    return ("≤ " if at_most else "") + (f"{p:.2g}" if p < 0.01 else f"{p:.2f}")
 
 
 def subset_all_optimal(optimal: int, cards: int, size: int) -> float:

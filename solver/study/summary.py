@@ -3,8 +3,8 @@
 **The headline: following the advice for a whole deal** (estimand: the whole deal played by
 the advice; each deal counts once, as the mean over the seats the advice applied to).  Per
 run: its cost, perfect play's final total minus the run's, in the game's unit, from the
-mover's side; whether its outcome is worse than perfect play's; which of the side's outcome
-levels it lost.  Policies: the advice (a uniform pick among the advised cards), its best and
+mover's side; whether its outcome is worse than perfect play's, and from which outcome to
+which.  Policies: the advice (a uniform pick among the advised cards), its best and
 worst case, and a random legal card at the same moments.  The comparison of advice and
 random card is paired by deal.
 
@@ -77,7 +77,7 @@ class RunScore:
     deal: str
     cost: float
     worse: bool
-    lost: tuple[str, ...]                 # the side's outcome levels the run lost
+    change: str | None                    # a worse outcome: "perfect play's → the run's" (Result words)
     player_cost: float | None
 
 
@@ -89,14 +89,23 @@ def run_score(deal_id: str, record: DealRecord, run: Run) -> RunScore:
     perfect = record.perfect[run.seat]
     side = RuleSet.side_of(run.seat)
     best, got = perfect.rank, result.rank
-    worse = best is not None and got is not None and got < best
-    lost = tuple(words for rank, words, winner in record.levels if winner == side
-                 and best is not None and got is not None and best >= _mine(rank, side) > got)
-    return RunScore(deal_id, perfect.total - result.total, worse, lost, run.player_cost)
+    worse, change = False, None
+    if best is not None and got is not None and got < best:
+        worse = True
+        change = (f"{outcome_name(record, best, side, perfect.outcome)} → "
+                  f"{outcome_name(record, got, side, result.outcome)}")
+    return RunScore(deal_id, perfect.total - result.total, worse, change, run.player_cost)
 
 
-def _mine(rank: int, side: int) -> int:
-    return rank if side == 0 else -rank
+def outcome_name(record: DealRecord, rank: int, side: int, fallback: str) -> str:
+    """The outcome of ``rank`` (from ``side``) by its rung's words on the deal's ladder, with
+    whose it is ("own win for the first", "other side's win"): a level alone ("win") can
+    name two rungs.  ``fallback`` where the ladder lacks the rank."""
+    first = rank if side == 0 else -rank
+    for rung, words, winner in record.levels:
+        if rung == first:
+            return words if winner is None else ("own " if winner == side else "other side's ") + words
+    return fallback
 
 
 @dataclass(frozen=True)
@@ -147,8 +156,19 @@ def per_deal(items: Iterable, value: Callable, deal: Callable = lambda x: x.deal
     return {key: sum(vs) / len(vs) for key, vs in groups.items()}
 
 
-def over_deals(items: list, value: Callable, seed: str, resamples: int = RESAMPLES) -> Estimate:
-    return mean_over_deals(list(per_deal(items, value).values()), seed, resamples)
+def over_deals(items: list, value: Callable, seed: str, resamples: int = RESAMPLES,
+               bounds: tuple[float, float] | None = None) -> Estimate:
+    return mean_over_deals(list(per_deal(items, value).values()), seed, resamples, bounds)
+
+
+SHARE = (0.0, 1.0)
+
+
+def cost_bounds(records: Records) -> tuple[float, float] | None:
+    """What a deal can cost at most: all its points (both sides' totals), the most of any
+    deal; None when no deal has totals."""
+    tops = [sum(record.totals) for _, _, record in records if record.totals]
+    return (0.0, float(max(tops))) if tops else None
 
 
 def paired_over_deals(items: list, a: Callable, b: Callable, seed: str, resamples: int = RESAMPLES):
@@ -175,10 +195,11 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
                 for policy, score in scores.items():
                     runs[policy].append(score)
     table = PolicyTable(len(pairs), len({a.deal for a, _ in pairs}))
-    table.cost = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples) for p in runs}
-    table.worse_outcome = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples)
+    top = cost_bounds(records)
+    table.cost = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples, top) for p in runs}
+    table.worse_outcome = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples, SHARE)
                            for p in ("uniform", "random") if p in runs}
-    table.levels_lost = {p: _levels_lost(runs[p]) for p in ("uniform", "random") if p in runs}
+    table.worse_outcomes = {p: _worse_outcomes(runs[p]) for p in ("uniform", "random") if p in runs}
     if pairs:
         table.vs_random = Test(compare_runs(pairs, lambda s: s.cost, f"{seed}:vs_random", resamples))
     if pairs and all(a.player_cost is not None for a, _ in pairs):
@@ -195,14 +216,16 @@ def compare_runs(pairs: list, value: Callable, seed: str, resamples: int = RESAM
     return compare([a[k] for k in a], [b[k] for k in a], seed, resamples)
 
 
-def _levels_lost(scores: list[RunScore]) -> dict[str, float]:
-    """Per outcome level: the share of deals (each the mean over its seats) that lost it."""
-    names = sorted({level for s in scores for level in s.lost})
+def _worse_outcomes(scores: list[RunScore]) -> dict[str, float]:
+    """Per change of outcome ("own simple → tie"): the share of deals (each the mean over its
+    seats) where the run ended there instead of perfect play's outcome, most frequent first.
+    The shares add up to the share of deals with a worse outcome."""
+    deals = len({s.deal for s in scores})
     out = {}
-    for level in names:
-        shares = list(per_deal(scores, lambda s: level in s.lost).values())  # noqa: B023 - called at once
-        out[level] = sum(shares) / len(shares)
-    return out
+    for change in {s.change for s in scores if s.change is not None}:
+        share = per_deal(scores, lambda s: s.change == change)  # noqa: B023 - called at once
+        out[change] = sum(share.values()) / deals
+    return dict(sorted(out.items(), key=lambda item: (-item[1], item[0])))
 
 
 # --- the one-off decisions -----------------------------------------------------------------------------
@@ -211,7 +234,8 @@ def oneoff_rows(records: Records, name: str, seed: str, resamples: int = RESAMPL
     """The one-off statistics under each estimand."""
     scores = decision_scores(records, name)
     firsts = list({s.deal: s for s in reversed(scores)}.values())[::-1]
-    return [_oneoff(estimand, chosen, f"{seed}:{estimand}", resamples)
+    top = cost_bounds(records)
+    return [_oneoff(estimand, chosen, f"{seed}:{estimand}", resamples, top)
             for estimand, chosen in ((FIRST, firsts), (EVERY, scores))]
 
 
@@ -221,15 +245,16 @@ def decision_scores(records: Records, name: str) -> list[DecisionScore]:
             for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
 
 
-def _oneoff(estimand: Estimand, scores: list[DecisionScore], seed: str, resamples: int = RESAMPLES) -> OneOffRow:
-    def est(field: str) -> Estimate:
-        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}", resamples)
+def _oneoff(estimand: Estimand, scores: list[DecisionScore], seed: str, resamples: int = RESAMPLES,
+            top: tuple[float, float] | None = None) -> OneOffRow:
+    def est(field: str, bounds: tuple[float, float] | None = None) -> Estimate:
+        return over_deals(scores, lambda s: getattr(s, field), f"{seed}:{field}", resamples, bounds)
     row = OneOffRow(estimand, len(scores), len({s.deal for s in scores}),
-                    {"advised": est("advised_optimal"), "every_advised": est("every_advised_optimal"),
-                     "random": est("random_optimal"), "random_subset": est("subset_optimal")},
-                    {"advised": est("advised_best_total"), "random": est("random_best_total")},
-                    {"advised": est("advised_regret"), "random": est("random_regret"),
-                     "hindsight": est("hindsight_regret")})
+                    {"advised": est("advised_optimal", SHARE), "every_advised": est("every_advised_optimal", SHARE),
+                     "random": est("random_optimal", SHARE), "random_subset": est("subset_optimal", SHARE)},
+                    {"advised": est("advised_best_total", SHARE), "random": est("random_best_total", SHARE)},
+                    {"advised": est("advised_regret", top), "random": est("random_regret", top),
+                     "hindsight": est("hindsight_regret", top)})
     if scores:
         row.vs_random = Test(paired_over_deals(scores, lambda s: s.advised_regret, lambda s: s.random_regret,
                                                f"{seed}:vs_random", resamples))
@@ -252,10 +277,15 @@ def feature_values(records: Records, name: str, feature: str) -> list:
 
 def only(records: Records, name: str, feature: str, value) -> Records:
     """The records cut down to the decisions and runs whose ``feature`` is ``value``."""
+    return only_where(records, name, lambda features: features.get(feature) == value)
+
+
+def only_where(records: Records, name: str, keep: Callable[[dict], bool]) -> Records:
+    """The records cut down to the decisions and runs whose features ``keep`` accepts."""
     out = []
     for deal_id, text, r in records:
-        decisions = [d for d in r.decisions if name in d.advice and d.features.get(feature) == value]
-        runs = [run for run in r.runs if run.tactic == name and run.features.get(feature) == value]
+        decisions = [d for d in r.decisions if name in d.advice and keep(d.features)]
+        runs = [run for run in r.runs if run.tactic == name and keep(run.features)]
         out.append((deal_id, text, DealRecord(r.totals, r.line, r.perfect, decisions, runs, r.levels,
                                               r.nodes, r.exact, r.stopped)))
     return out
@@ -311,24 +341,38 @@ def summarise_tactic(records: Records, tactic: Tactic, seed: int, objective: str
     return row
 
 
-SITUATIONS = ("opponent_shows", "card_wins")      # what a player asks first, at a lead / a follow
+AT_A_LEAD = {"holds the Ace": "the opponent holds the Ace", "void with a trump": "the opponent is void with a trump",
+             "can beat it": "the opponent can beat it", "must follow under": "the opponent must follow under it",
+             "nothing seen": "the opponent shows nothing", "mixed": "the advised cards meet different answers"}
+FOLLOWING = {"yes": "the card wins the trick", "no": "the card does not win the trick",
+             "some": "some advised cards win the trick"}
 
 
-def situation_rows(records: Records, name: str, seed: str) -> tuple[str, list[Situation]] | None:
-    """The whole-deal cost split by what the mover saw at his first use of the advice (the
-    first feature of ``SITUATIONS`` that takes two values or more there)."""
-    for feature in SITUATIONS:
-        values = [v for v in feature_values(records, name, feature) if v is not None]
-        if len(values) < 2:
-            continue
-        groups = []
-        for value in values:
-            table = policy_table(only(records, name, feature, value), name, f"{seed}:{feature}={value}",
-                                 BREAKDOWN_RESAMPLES)
-            if table.deals:
-                groups.append(Situation(value, table.deals, table.cost["uniform"], table.cost["random"]))
-        return feature, groups
+def situation(features: dict) -> str | None:
+    """What the mover saw at his first use of the advice, as a player asks it: at a lead,
+    what the opponent shows against the card; when following, whether the card wins."""
+    shows, wins = features.get("opponent_shows"), features.get("card_wins")
+    if shows is not None:
+        return f"at a lead, {AT_A_LEAD.get(shows, shows)}"
+    if wins is not None:
+        return f"following, {FOLLOWING.get(wins, wins)}"
     return None
+
+
+def situation_rows(records: Records, name: str, seed: str) -> list[Situation] | None:
+    """The whole-deal cost split by what the mover saw at his first use of the advice
+    (``situation``), when he saw more than one thing; every run falls in one group."""
+    values = sorted({v for _, _, r in records for run in r.runs if run.tactic == name
+                     and (v := situation(run.features)) is not None})
+    if len(values) < 2:
+        return None
+    groups = []
+    for value in values:
+        table = policy_table(only_where(records, name, lambda f: situation(f) == value),  # noqa: B023
+                             name, f"{seed}:situation={value}", BREAKDOWN_RESAMPLES)
+        if table.deals:
+            groups.append(Situation(value, table.deals, table.cost["uniform"], table.cost["random"]))
+    return groups
 
 
 def signature(records: Records, name: str) -> tuple:
@@ -428,8 +472,8 @@ def paired_row(records: Records, a: str, b: str, seed: str, resamples: int = RES
     cost_b = per_deal(per, lambda x: x[2], lambda x: x[0])
     deals = list(cost_a)
     return PairedRow(a, b, len(deals), len(common),
-                     mean_over_deals([cost_a[k] for k in deals], f"{seed}:{a}", resamples),
-                     mean_over_deals([cost_b[k] for k in deals], f"{seed}:{b}", resamples),
+                     mean_over_deals([cost_a[k] for k in deals], f"{seed}:{a}", resamples, cost_bounds(records)),
+                     mean_over_deals([cost_b[k] for k in deals], f"{seed}:{b}", resamples, cost_bounds(records)),
                      compare([cost_a[k] for k in deals], [cost_b[k] for k in deals], f"{seed}:{a}-{b}", resamples))
 
 

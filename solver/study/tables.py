@@ -100,7 +100,7 @@ class PolicyTable:
     deals: int
     cost: dict[str, Estimate] = field(default_factory=dict)
     worse_outcome: dict[str, Estimate] = field(default_factory=dict)
-    levels_lost: dict[str, dict[str, float]] = field(default_factory=dict)
+    worse_outcomes: dict[str, dict[str, float]] = field(default_factory=dict)  # "from → to": share
     vs_random: Test | None = None
     player: PlayerPolicy | None = None
     estimand: Estimand = Estimand.WHOLE_DEAL
@@ -109,7 +109,7 @@ class PolicyTable:
         out: dict = {"estimand": self.estimand.value, "runs": self.runs, "deals": self.deals,
                      "cost": {p: e.as_json() for p, e in self.cost.items()},
                      "worse_outcome": {p: e.as_json() for p, e in self.worse_outcome.items()},
-                     "levels_lost": self.levels_lost}
+                     "worse_outcomes": self.worse_outcomes}
         if self.vs_random is not None:
             out["vs_random"] = self.vs_random.as_json()
         if self.player is not None:
@@ -211,7 +211,7 @@ class TacticSummary:
     oneoff: list[OneOffRow]
     by: tuple[str, list[ByGroup]] | None = None
     conditional: list[ConditionalRow] | None = None
-    situations: tuple[str, list[Situation]] | None = None
+    situations: list[Situation] | None = None
     same_as: str | None = None
 
     def as_json(self) -> dict:
@@ -224,7 +224,7 @@ class TacticSummary:
         if self.conditional is not None:
             out["conditional"] = [c.as_json() for c in self.conditional]
         if self.situations is not None:
-            out["situations"] = {"feature": self.situations[0], "groups": [g.as_json() for g in self.situations[1]]}
+            out["situations"] = [g.as_json() for g in self.situations]
         if self.same_as is not None:
             out["same_as"] = self.same_as
         return out

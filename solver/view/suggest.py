@@ -277,6 +277,8 @@ class Advice:
     # P(dd best) by "total" (the rung, then the total: exact where every card on a layout's top
     # rung has its total) or by the "rung" alone (P(best rung))
     p_best_by: str = "total"
+    # the rungs the cards reached, best first: (rung from the seat's side, its outcome level)
+    rungs: tuple[tuple[int, str], ...] = ()
 
     def sure(self, unit: str = "points") -> str:
         """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
@@ -294,6 +296,9 @@ class Advice:
         if self.exact:
             return f"better than {self.runner_up} by {self.margin:.3g} {words} in expectation (exact)"
         low, high = self.margin_interval or (-math.inf, math.inf)
+        if low == high:                  # the same on every layout drawn: no interval (width 0 reads exact)
+            return (f"better than {self.runner_up} by {self.margin:.3g} {words} on every layout solved "
+                    f"(the layouts not drawn may differ)")
         if low > 0:
             return (f"better than {self.runner_up} by {self.margin:.3g} {words} (95% interval {low:.3g} "
                     f"to {high:.3g})")
@@ -305,17 +310,21 @@ def _by(margin: float, interval, exact: bool, unit: str, more: str) -> str:
     """'1.67 card points more in expectation (exact)'."""
     if exact or interval is None:
         return f"{margin:.3g} {unit} {more} in expectation" + (" (exact)" if exact else "")
+    if interval[0] == interval[1]:   # the same on every layout drawn: no interval (width 0 reads exact)
+        return f"{margin:.3g} {unit} {more} on every layout solved (the layouts not drawn may differ)"
     if interval[0] <= 0:             # the sample does not show the card ahead: said as for the rungs
         return (f"not clearly {margin:.3g} {unit} {more}: the 95% interval {interval[0]:.3g} to "
                 f"{interval[1]:.3g} includes 0")
     return f"{margin:.3g} {unit} {more} in expectation (95% interval {interval[0]:.3g} to {interval[1]:.3g})"
 
 
-def mean_interval(values: list[float], exact: bool, same_is_unknown: bool = False
-                  ) -> tuple[float, tuple[float, float] | None]:
+def mean_interval(values: list[float], exact: bool, same_is_unknown: bool = False,
+                  bounds: tuple[float, float] | None = None) -> tuple[float, tuple[float, float] | None]:
     """The mean and its 95% interval (normal approximation; exact: no error).
     ``same_is_unknown``: a sample whose values are all the same gives no interval (None)
-    rather than one of width 0, which would read as exact: the layouts not drawn may differ."""
+    rather than one of width 0, which would read as exact: the layouts not drawn may differ.
+    ``bounds``: what a value can be at all; the interval is cut to them (the normal
+    approximation reaches past them, "5.26–6.24" where 6 is all there is)."""
     k = len(values)
     mean = sum(values) / k
     if exact:
@@ -326,7 +335,21 @@ def mean_interval(values: list[float], exact: bool, same_is_unknown: bool = Fals
     if var == 0 and same_is_unknown:
         return mean, None
     half = Z95 * math.sqrt(var / k)
-    return mean, (mean - half, mean + half)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return mean, (low, high)
+
+
+def total_range(table: dict[Any, list[Row]]) -> float | None:
+    """All the points a deal gives out, where every known row says so alike (both sides'
+    final totals, none negative, with one sum: the same cards remain on every layout); None
+    where the sums differ (extras that depend on the layout) or a total is missing."""
+    known = [r for rows in table.values() for r in rows if r[1] is not None]
+    if not known or any(r[2] is None or min(r[1], r[2]) < 0 for r in known):
+        return None
+    sums = {r[1] + r[2] for r in known}
+    return sums.pop() if len(sums) == 1 else None
 
 
 def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advice:
@@ -349,15 +372,21 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     by_total = with_totals or (use_rank and _tops_known(table, cards, k))
     best_on = _best_counts(table, cards, k, use_rank, by_total)
     sums = {card: sum(r[4] for r in table[card]) for card in cards} if use_rank else {}
+    rung_of = {r[3]: r[4] for rows in table.values() for r in rows if r[3] is not None and r[4] is not None}
+    points = total_range(table)
+    total_bounds = None if points is None else (0, points)
+    margin_bounds = None if points is None else (-points, points)
     views = []
     for card in cards:
         rows = table[card]
-        mean, interval = mean_interval([r[1] for r in rows], exact, True) if known[card] else (None, None)
+        mean, interval = (mean_interval([r[1] for r in rows], exact, True, total_bounds) if known[card]
+                          else (None, None))
         counts: dict[str, int] = {}
         for r in rows:
             if r[3] is not None:
                 counts[r[3]] = counts.get(r[3], 0) + 1
-        levels = {level: n / k for level, n in counts.items()}      # shares of whole counts: in [0, 1]
+        levels = {level: counts[level] / k                          # shares of whole counts: in [0, 1]
+                  for level in sorted(counts, key=lambda name: -rung_of.get(name, 0))}   # best first
         views.append(CardView(card, mean, interval, best_on[card] / k, levels,
                               sums[card] / k if use_rank else None))
     views.sort(key=_order(views, sums, use_rank), reverse=True)   # stable: ties keep the listing
@@ -368,17 +397,18 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     if runner is not None:
         col = 4 if use_rank else 1
         diffs = [a[col] - b[col] for a, b in zip(table[best], table[runner])]
-        margin, margin_interval = mean_interval(diffs, exact)
+        margin, margin_interval = mean_interval(diffs, exact, bounds=None if use_rank else margin_bounds)
         if all(d == 0 for d in diffs):
             margin_interval = (0, 0)
         if known[best] and known[runner]:
             total_margin, total_interval = mean_interval(
-                [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact)
+                [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact, bounds=margin_bounds)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
     totals = "all" if with_totals else "none" if not any(known.values()) else "deciding"
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
-                  totals, "total" if by_total or not use_rank else "rung")
+                  totals, "total" if by_total or not use_rank else "rung",
+                  tuple(sorted(((rung, level) for level, rung in rung_of.items()), reverse=True)))
 
 
 def _order(views: list[CardView], sums: dict[str, int], use_rank: bool) -> Callable:
