@@ -281,6 +281,8 @@ def test_outcome_words_as_a_player_says_them():
     from stich.report.tactic import change_words
     assert change_words("own schneider → own simple") == "won with Schneider → won"
     assert change_words("tie → other side's schwarz") == "the draw → lost with Schwarz"
+    assert change_words("staender → other side's win (1)") == "a Ständer (10–10) → lost (1)"
+    assert change_words("own schneider (2) → own win (1)") == "won with Schneider (2) → won (1)"
 
 
 def test_paired_runs_play_every_tactic_by_every_seat_any_of_them_advised():

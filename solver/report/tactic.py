@@ -191,11 +191,13 @@ def level_words(level: str) -> str:
 
 def outcome_words(words: str) -> str:
     """An outcome from the mover's side (``Result.outcome``) as a player says it: "own simple"
-    is "won", "other side's schneider" "lost with Schneider", "tie" "the draw"."""
+    is "won", "own win (1)" "won (1)", "other side's schneider" "lost with Schneider", "tie"
+    "the draw"."""
     for whose, verb in (("own ", "won"), ("other side's ", "lost")):
         if words.startswith(whose):
-            level = words[len(whose):]
-            return verb if level in ("simple", "win") else f"{verb} with {level_words(level)}"
+            level, _, score = words[len(whose):].partition(" ")     # "win (1)": the level, its score
+            said = verb if level in ("simple", "win") else f"{verb} with {level_words(level)}"
+            return f"{said} {score}" if score else said
     return level_words(words)
 
 

@@ -6,6 +6,4 @@ from stich.tactics.learned import learned_tactic
 TACTICS = {
     'learned.bare_ten.lead_at_once.depth1': learned_tactic('learned.bare_ten.lead_at_once.depth1', 'schafkopf2.bare_ten.lead_at_once', [[['opponent_shows', '==', 'must follow under']]],
                                   'lead the bare ten when the opponent must follow under it; otherwise lead a card nothing in sight can beat (any other card if none; when following, another card)', 'schafkopf2', None),
-    'learned.bare_ten.lead_at_once.depth3': learned_tactic('learned.bare_ten.lead_at_once.depth3', 'schafkopf2.bare_ten.lead_at_once', [[['opponent_shows', '!=', 'must follow under'], ['suit_seen', '>', 5], ['trick', '>', 8]], [['opponent_shows', '==', 'must follow under']]],
-                                  'lead the bare ten when the opponent need not follow under it and you have seen more than 5 cards of its suit and it is after trick 8; or when the opponent must follow under it; otherwise lead a card nothing in sight can beat (any other card if none; when following, another card)', 'schafkopf2', None),
 }

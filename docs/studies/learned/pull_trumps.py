@@ -4,6 +4,6 @@ otherwise play another card (stich.tactics.learned)."""
 from stich.tactics.learned import learned_tactic
 
 TACTICS = {
-    'learned.pull_trumps.any.depth1': learned_tactic('learned.pull_trumps.any.depth1', 'schafkopf2.pull_trumps.any', [[['suit_seen', '>', 13]]],
-                                  'lead a trump when you have seen more than 13 cards of its suit; otherwise lead a card nothing in sight can beat (any other card if none; when following, another card)', 'schafkopf2', None),
+    'learned.pull_trumps.any.depth1': learned_tactic('learned.pull_trumps.any.depth1', 'schafkopf2.pull_trumps.any', [[['opponent_shows', '==', 'must follow under']]],
+                                  'lead a trump when the opponent must follow under it; otherwise lead a card nothing in sight can beat (any other card if none; when following, another card)', 'schafkopf2', None),
 }
