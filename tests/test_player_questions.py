@@ -277,6 +277,23 @@ def test_a_worse_outcome_is_said_from_what_to_what_in_the_games_words():
     assert "simple" not in text
 
 
+def test_tactics_on_different_deals_come_with_a_warning():
+    """Two tactics, one applied to both deals of the hand-computed case and one to deal a
+    only: the report says their figures are on different deals and points to --paired; one
+    tactic alone gets no such words."""
+    from test_tactics import hand_records
+
+    from stich.report.tactic import tactic_report
+    (a_id, a_text, a), b = hand_records()
+    both = DealRecord(a.totals, a.line, a.perfect, a.decisions,
+                      a.runs + [Run(**{**vars(run), "tactic": "u"}) for run in a.runs], a.levels)
+    t, u = (Tactic(name, None, lambda view: None, "A test tactic.") for name in ("t", "u"))
+    text = " ".join(tactic_report(summarise([(a_id, a_text, both), b], [t, u], 0, "total", "tricks")).split())
+    assert "These tactics applied to different deals (t 2, u 1)" in text and "--paired plays them" in text
+    alone = " ".join(tactic_report(summarise(hand_records(), [t], 0, "total", "tricks")).split())
+    assert "different deals" not in alone
+
+
 def test_outcome_words_as_a_player_says_them():
     from stich.report.tactic import change_words
     assert change_words("own schneider → own simple") == "won with Schneider → won"

@@ -439,6 +439,19 @@ def learned_text(summary: StudySummary) -> str | None:
     return "\n".join(lines)
 
 
+def different_deals(summary: StudySummary, prefix: str | None) -> str | None:
+    """A warning where the tactics applied to different deals: each one's figures are on its
+    own deals, and set side by side they would compare the deals as much as the advice."""
+    applied = [t for t in summary.tactics if t.policy.deals]
+    if len({t.policy.deal_ids for t in applied}) < 2:
+        return None
+    counts = ", ".join(f"{_short(t.tactic, prefix)} {t.policy.deals}" for t in applied)
+    where = ("the paired table below plays them on the same deals by the same seats" if summary.paired
+             else "--paired plays them on the same deals by the same seats")
+    return (f"These tactics applied to different deals ({counts}): each one's figures are on its own deals, "
+            f"so they do not compare the tactics; {where}.")
+
+
 def _fill(text: str) -> str:
     return textwrap.fill(text, WIDTH, subsequent_indent="    " if text.startswith("  ") else "  ")
 
@@ -447,10 +460,12 @@ def tactic_report(summary: StudySummary, game: str | None = None) -> str:
     prefix = _game_prefix(summary)
     unit = UNIT_WORDS.get(summary.unit or "", summary.unit or "the game's unit")
     title = (f"{game or prefix or 'tactics'}: {summary.deals} deals, objective {summary.objective}, "
-             f"costs in {unit}; [95% intervals] over deals (bootstrap), p from a sign-flip test over deals "
-             f"(Holm over the tactics)")
+             f"costs in {unit}; [95% intervals] over deals (bootstrap; each on its own, not adjusted for the "
+             f"many figures), p from a sign-flip test over deals (Holm over the tactics)")
     parts = [_fill(title), ""]
-    parts += [_fill(answer(t)) for t in summary.tactics] + [""]
+    parts += [_fill(answer(t)) for t in summary.tactics]
+    apart = different_deals(summary, prefix)
+    parts += ([_fill(apart)] if apart else []) + [""]
     parts += [_fill(sentence(t)) for t in summary.tactics]
     parts += ["", _fill("Following the advice for a whole deal: the cost against perfect play (estimand: the "
                         "whole deal played by the advice, each deal once as the mean over the seats it "

@@ -194,7 +194,7 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
                 pairs.append((scores["uniform"], scores["random"]))
                 for policy, score in scores.items():
                     runs[policy].append(score)
-    table = PolicyTable(len(pairs), len({a.deal for a, _ in pairs}))
+    table = PolicyTable(len(pairs), len({a.deal for a, _ in pairs}), deal_ids=frozenset(a.deal for a, _ in pairs))
     top = cost_bounds(records)
     table.cost = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples, top) for p in runs}
     table.worse_outcome = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples, SHARE)

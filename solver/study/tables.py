@@ -104,6 +104,7 @@ class PolicyTable:
     vs_random: Test | None = None
     player: PlayerPolicy | None = None
     estimand: Estimand = Estimand.WHOLE_DEAL
+    deal_ids: frozenset[str] = frozenset()    # the deals it applied to (not in --json: the report's own)
 
     def as_json(self) -> dict:
         out: dict = {"estimand": self.estimand.value, "runs": self.runs, "deals": self.deals,
