@@ -273,7 +273,7 @@ def test_a_worse_outcome_is_said_from_what_to_what_in_the_games_words():
     t = Tactic("t", None, lambda view: None, "A test tactic.")
     text = " ".join(tactic_report(summarise(records, [t], 0, "total", "tricks")).split())
     assert ("the outcome is worse in 75% of the deals: won → the draw in 50%, won → lost in 25%." in text
-            and "won → the draw 50%, won → lost 25%" in text)
+            and "won → the draw 50%, …" in text)                    # the table: the most frequent
     assert "simple" not in text
 
 

@@ -21,7 +21,7 @@ from stich.study.tables import Estimand, PolicyTable, StudySummary, TacticSummar
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
 WIDTH = 120
 CONDITIONAL_LINES = 6            # per tactic in the text report (all of them in --json)
-TABLE_CHANGES = 2                # changes of outcome per tactic in the outcome table (all in the sentence)
+TABLE_CHANGES = 1                # changes of outcome per tactic in the outcome table (all in the sentence)
 
 
 def _nan(x) -> bool:
@@ -291,7 +291,7 @@ def outcome_table(summary: StudySummary, prefix: str | None) -> str | None:
     if not rows:
         return None
     return tabulate(rows, headers=["tactic", "worse outcome: advice", "random card",
-                                   "perfect play → the advice (most often first)"],
+                                   "most frequent change: perfect play → the advice"],
                     tablefmt="simple", disable_numparse=True)
 
 
