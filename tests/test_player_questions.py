@@ -294,12 +294,73 @@ def test_tactics_on_different_deals_come_with_a_warning():
     assert "different deals" not in alone
 
 
+def test_the_changes_of_outcome_add_up_to_the_worse_share_as_printed():
+    """Shares split into parts print to a tenth of a percent with the parts adding up to the
+    total as printed (17% once read as 5+5+4+2+2+0.3+0.3 = 18.6%)."""
+    import random
+
+    from stich.report.common import parts_texts
+    rng = random.Random(7)
+
+    def tenths(text: str) -> int:
+        return round(float(text.rstrip("%")) * 10)
+    for _ in range(500):
+        deals = rng.randint(1, 3000)
+        parts = [rng.randint(1, 40) / deals for _ in range(rng.randint(1, 7))]
+        if sum(parts) >= 1:
+            continue
+        total, shown = parts_texts(sum(parts), parts)
+        assert "<" in "".join(shown) or sum(map(tenths, shown)) == tenths(total), (parts, total, shown)
+        assert total not in ("0%", "100%")
+
+
+def test_a_difference_the_same_on_every_deal_is_said_so_not_as_an_interval_with_0():
+    """Three deals where following the advice costs 0 and a random card 1 trick: the sentence
+    says the advice costs 1 less on every one of them (no interval to resample, never "the
+    interval includes 0"), and the sound verdict says why these deals cannot tell."""
+    from stich.report.tactic import tactic_report
+
+    def run(seat, policy, total):
+        return Run("t", seat, policy, Result(total, 1, "own win"), [0], [2], ["x"], [], {"trick": 1})
+    records = [(f"d{k}", "", DealRecord([5, 3], [], {1: Result(5, 1, "own win")},
+                                        [Decision(0, 1, ["A", "B"], [5, 4], None, {"t": [0]}, {"trick": 1})],
+                                        [run(1, "uniform", 5), run(1, "best", 5), run(1, "worst", 5),
+                                         run(1, "random", 4)], [(1, "win", 0)]))
+               for k in range(3)]
+    t = Tactic("t", None, lambda view: None, "A test tactic.")
+    text = " ".join(tactic_report(summarise(records, [t], 0, "total", "tricks")).split())
+    assert "so the advice costs 1.00 less on every one of its 3 deals (no interval" in text
+    assert "interval includes 0" not in text
+    assert "a whole deal cost 0.00 on every one of them, which gives no interval" in text
+
+
+def test_a_tactic_that_did_what_another_did_shows_that_ones_figures():
+    """Twins (the same advice at every decision, the same cards in every run) show one set of
+    figures: resampled under each name they differed in the last digit, and a p at the floor
+    in one but not the other."""
+    from dataclasses import replace as copy
+
+    from test_tactics import hand_records
+    records = []
+    for i, text, r in hand_records():
+        decisions = [copy(d, advice={**d.advice, "u": d.advice["t"]}) for d in r.decisions]
+        runs = r.runs + [Run(**{**vars(run), "tactic": "u"}) for run in r.runs]
+        records.append((i, text, DealRecord(r.totals, r.line, r.perfect, decisions, runs, r.levels)))
+    t, u = (Tactic(name, None, lambda view: None, "A test tactic.") for name in ("t", "u"))
+    rows = summarise(records, [t, u], 0, "total", "tricks").as_json()["tactics"]
+    assert rows[1]["same_as"] == "t"
+    assert {k: v for k, v in rows[1].items() if k not in ("tactic", "same_as")} == \
+        {k: v for k, v in rows[0].items() if k != "tactic"}
+
+
 def test_outcome_words_as_a_player_says_them():
     from stich.report.tactic import change_words
     assert change_words("own schneider → own simple") == "won with Schneider → won"
     assert change_words("tie → other side's schwarz") == "the draw → lost with Schwarz"
     assert change_words("staender → other side's win (1)") == "a Ständer (10–10) → lost (1)"
     assert change_words("own schneider (2) → own win (1)") == "won with Schneider (2) → won (1)"
+    assert change_words("own tout → own win for the first") == "won with tout (every trick) → won for the first"
+    assert change_words("own win → other side's win for the first") == "won → lost to a win for the first"
 
 
 def test_paired_runs_play_every_tactic_by_every_seat_any_of_them_advised():

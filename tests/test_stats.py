@@ -115,13 +115,25 @@ def test_a_share_the_same_on_every_deal_gets_the_exact_clopper_pearson_end(n):
     assert (one.low, one.high) == (pytest.approx(low, rel=1e-9), 1)
     cost = mean_over_deals([0] * n, "t", bounds=(0, 120))
     assert (cost.low, cost.high) == (0, pytest.approx(120 * high, rel=1e-9))
-    assert math.isnan(mean_over_deals([0.5] * n, "t", bounds=(0, 1)).high)
+    assert math.isnan(mean_over_deals([3] * n, "t", bounds=(0, 120)).high)   # inside the range: none
+
+
+@pytest.mark.parametrize("k,n", [(7, 8), (3, 10), (50, 60), (1, 2)])
+def test_a_share_gets_clopper_and_pearsons_interval(k, n):
+    """Deals that each give 0 or 1: the interval is the exact binomial one for k of n (the
+    percentile bootstrap gave 62–100% for 7 of 8, where the exact one is 47–100%)."""
+    from scipy import stats
+    est = mean_over_deals([1] * k + [0] * (n - k), "t", bounds=(0, 1))
+    ci = stats.binomtest(k, n).proportion_ci(0.95, method="exact")
+    assert est.mean == pytest.approx(k / n)
+    assert (est.low, est.high) == (pytest.approx(ci.low, rel=1e-9), pytest.approx(ci.high, rel=1e-9))
 
 
 def test_a_p_the_drawn_flips_cannot_go_below_is_printed_as_at_most():
-    """Twenty differences of one sign: 2^20 flips, more than the draws, none as extreme as
-    the data, so the p printed is the least the draws can show, as "≤"; ten such differences
-    are counted flip by flip, and their p (2 / 2^10) is exact."""
+    """Twenty differences of one sign: 2^20 flips, more than are counted one by one, none of
+    the drawn ones as extreme as the data, so the p printed is the least the draws can show,
+    as "≤"; ten or fifteen such differences are counted flip by flip, and their p (2 / 2^10,
+    2 / 2^15) is exact."""
     drawn = compare([1.0] * 20, [0.0] * 20, "t")
     assert drawn.p == pytest.approx(2 / (RESAMPLES + 1)) and drawn.p_at_floor
     assert p_text(drawn.p, drawn.p_at_floor) == "≤ 0.0002"
@@ -130,3 +142,5 @@ def test_a_p_the_drawn_flips_cannot_go_below_is_printed_as_at_most():
     assert p_text(counted.p, counted.p_at_floor) == "0.002"
     spread = compare([1.0, -1.0] * 10, [0.0] * 20, "t")
     assert not spread.p_at_floor
+    fifteen = compare([1.0] * 15, [0.0] * 15, "t")         # 2^15 patterns: still counted one by one
+    assert fifteen.p == pytest.approx(2 / 2 ** 15) and not fifteen.p_at_floor

@@ -531,6 +531,21 @@ def test_aggregate_by_hand():
     assert (low, high) == pytest.approx((3 - 1.959964, 3 + 1.959964), rel=1e-6)
 
 
+def test_a_sampled_interval_stays_within_what_the_seat_can_still_take():
+    """Scharwenzel ending from seat 3: its side has won 2 tricks (`taken`) and 4 are left, so
+    it ends with at most 6; no card's interval from 20 layouts reaches past that (the normal
+    approximation did: 5.77–6.03)."""
+    path = ROOT / "examples" / "hidden" / "scharwenzel-hidden.toml"
+    info = read_hidden(path.read_text(encoding="utf-8"))
+    from stich.view.suggest import won_so_far
+    own, other = won_so_far(info)
+    most = own + len(info.deal.hands[3])
+    assert (own, other, most) == (2, 2, 6)            # taken [2, 2], four cards in hand
+    data = json.loads(run("suggest", str(path), "--samples", "20", "--json").stdout)
+    shown = [c["interval"] for c in data["cards"] if c["interval"]]
+    assert shown and all(own <= low <= high <= most for low, high in shown)
+
+
 def test_the_rung_numbers_are_explained_and_levels_come_best_first():
     """The expected rung is a number on the outcome's ladder: a note lists the rungs reached
     with their levels, best first, as `--json` gives them; each card's levels are in that

@@ -5,6 +5,7 @@ Cards are written in the deal's own notation, so a German deal reads back in Ger
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
@@ -33,6 +34,23 @@ def share_text(share: float) -> str:
         if text not in ("0", "100", "0.0", "100.0"):
             return text + "%"
     return "<0.1%" if share < 0.5 else ">99.9%"
+
+
+def parts_texts(total: float, parts: list[float]) -> tuple[str, list[str]]:
+    """A share and the shares it splits into, to a tenth of a percent, the parts rounded so
+    that they add up to the total as printed (largest remainders); a part too small to show
+    is "<0.1%"."""
+    tenths = round(total * 1000)
+    if 0 < total < 1 - 1e-12:                     # 100% and 0% only when exact (``share_text``)
+        tenths = min(max(tenths, 1), 999)
+    exact = [p * 1000 for p in parts]
+    shown = [math.floor(x) for x in exact]
+    for i in sorted(range(len(parts)), key=lambda i: exact[i] - shown[i], reverse=True)[:max(0, tenths - sum(shown))]:
+        shown[i] += 1
+
+    def text(n: int) -> str:
+        return f"{n / 10:.1f}".removesuffix(".0") + "%"
+    return text(tenths), [text(n) if n else "<0.1%" for n in shown]
 
 
 def mean_text(value: float) -> str:

@@ -120,7 +120,8 @@ def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
     """Double-dummy and player's-view judgements side by side, one row per card played."""
     rows = []
     for step, j in zip(replay_steps, judgements):
-        dd = "ok" if step.cost == 0 and step.rank_cost == 0 else f"-{step.cost}"
+        lost = (["outcome"] if step.rank_cost > 0 else []) + ([f"cost {step.cost}"] if step.cost else [])
+        dd = ", ".join(lost) or "ok"                   # as replay's cost and mistake columns
         if not j.judged:
             rows.append([step.trick, step.seat, j.card, dd, "not judged (every layout hit the limit)",
                          "", "", f"0 ({j.left_out} over the limit)"])

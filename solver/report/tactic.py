@@ -14,7 +14,7 @@ import textwrap
 from tabulate import tabulate
 
 from stich.games.base import LEVEL_WORDS
-from stich.report.common import share_text
+from stich.report.common import parts_texts, share_text
 from stich.study.stats import Estimate, p_text
 from stich.study.tables import Estimand, PolicyTable, StudySummary, TacticSummary, Test
 
@@ -135,8 +135,13 @@ def verdict_words(row: TacticSummary, unit: str) -> str:
     rule = f"By the rule \"{SOUND_RULE.format(unit=ONE.get(unit, unit))}\""
     judged = verdict(row)
     if judged == UNCLEAR:
-        return (f" {rule} these deals cannot tell whether it is sound: an interval reaches both sides of the "
-                f"rule (or there are too few deals for one).")
+        cost = _est(row.policy.cost.get("uniform"))
+        if cost is not None and _nan(cost.low) and cost.deals >= 2:
+            why = (f"a whole deal cost {_x(cost.mean, _digits(row.unit))} on every one of them, which gives "
+                   f"no interval for the deals not played")
+        else:
+            why = "an interval reaches both sides of the rule (or there are too few deals for one)"
+        return f" {rule} these deals cannot tell whether it is sound: {why}."
     why = "both 95% intervals lie inside it" if judged == SOUND else "a 95% interval lies wholly outside it"
     return f" {rule} it is {judged}: {why}."
 
@@ -191,14 +196,28 @@ def level_words(level: str) -> str:
 
 def outcome_words(words: str) -> str:
     """An outcome from the mover's side (``Result.outcome``) as a player says it: "own simple"
-    is "won", "own win (1)" "won (1)", "other side's schneider" "lost with Schneider", "tie"
-    "the draw"."""
+    is "won", "own win (1)" "won (1)", "own win for the first" "won for the first", "other
+    side's win for the first" "lost to a win for the first", "other side's schneider" "lost
+    with Schneider", "tie" "the draw"."""
     for whose, verb in (("own ", "won"), ("other side's ", "lost")):
         if words.startswith(whose):
-            level, _, score = words[len(whose):].partition(" ")     # "win (1)": the level, its score
-            said = verb if level in ("simple", "win") else f"{verb} with {level_words(level)}"
+            level, score = _score_apart(words[len(whose):])
+            if level in ("simple", "win"):
+                said = verb
+            elif level.startswith("win "):                  # "win for the first"
+                said = f"won {level[4:]}" if verb == "won" else f"lost to a {level}"
+            else:
+                said = f"{verb} with {level_words(level)}"
             return f"{said} {score}" if score else said
     return level_words(words)
+
+
+def _score_apart(level: str) -> tuple[str, str]:
+    """ "win (1)" as ("win", "(1)"): only a trailing score in brackets is split off."""
+    head, bracket, rest = level.rpartition(" (")
+    if bracket and rest.endswith(")") and rest[:-1].isdigit():
+        return head, f"({rest}"
+    return level, ""
 
 
 def change_words(change: str) -> str:
@@ -206,8 +225,9 @@ def change_words(change: str) -> str:
     return " → ".join(outcome_words(part) for part in change.split(" → "))
 
 
-def _changes(changes: dict[str, float], before_share: str = " in ") -> str:
-    return ", ".join(f"{change_words(change)}{before_share}{share_text(share)}" for change, share in changes.items())
+def _changes(changes: dict[str, float], before_share: str = " in ", shares: list[str] | None = None) -> str:
+    texts = shares if shares is not None else [share_text(share) for share in changes.values()]
+    return ", ".join(f"{change_words(change)}{before_share}{text}" for change, text in zip(changes, texts))
 
 
 def _levels(policy: PolicyTable) -> str:
@@ -215,8 +235,8 @@ def _levels(policy: PolicyTable) -> str:
     worse, changes = policy.worse_outcome.get("uniform"), policy.worse_outcomes.get("uniform", {})
     if worse is None or _nan(worse.mean) or not changes:
         return ""
-    return (f" Against perfect play the outcome is worse in {share_text(worse.mean)} of the deals: "
-            f"{_changes(changes)}.")
+    total, parts = parts_texts(sum(changes.values()), list(changes.values()))    # the sum is worse.mean
+    return f" Against perfect play the outcome is worse in {total} of the deals: {_changes(changes, shares=parts)}."
 
 
 # --- a sentence per tactic -----------------------------------------------------------------------
@@ -233,9 +253,16 @@ def sentence(row: TacticSummary) -> str:
     diff = policy.vs_random
     better = "less" if diff.mean < 0 else "more"
     est = _est(diff)
-    unclear = est is None or _nan(est.low) or est.low <= 0 <= est.high    # the interval holds 0
-    so = (f"so the advice is not clearly cheaper or dearer than a random card ({_x(diff.mean, d)}; "
-          f"the interval includes 0)" if unclear else f"so the advice costs {_x(abs(diff.mean), d)} {better}")
+    if est is not None and _nan(est.low) and est.deals >= 2:           # the same on every deal
+        so = (f"so the advice costs {_x(abs(diff.mean), d)} {better} on every one of its {est.deals} deals "
+              f"(no interval: nothing to resample)" if diff.mean else
+              "so the advice costs the same as a random card on every deal")
+    elif est is None or _nan(est.low) or est.low <= 0 <= est.high:      # the interval holds 0
+        so = (f"so the advice is not clearly cheaper or dearer than a random card ({_x(diff.mean, d)}; "
+              f"the interval includes 0)" if est is None or not _nan(est.low) else
+              f"so the advice is not clearly cheaper or dearer than a random card ({_x(diff.mean, d)} on one deal)")
+    else:
+        so = f"so the advice costs {_x(abs(diff.mean), d)} {better}"
     text = (f"{head}: following it for a whole deal costs {_ci(cost, d)} {unit} against perfect play; "
             f"a random card at the same moments costs {_ci(random_cost, d)}, {so} "
             f"(advice − random {_ci(diff, d)}, p {_p_words(diff)}).")

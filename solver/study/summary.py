@@ -41,6 +41,7 @@ from .records import DealRecord, Decision, Run
 from .stats import (
     BREAKDOWN_RESAMPLES,
     RESAMPLES,
+    SHARE,
     Comparison,
     Estimate,
     compare,
@@ -161,12 +162,10 @@ def over_deals(items: list, value: Callable, seed: str, resamples: int = RESAMPL
     return mean_over_deals(list(per_deal(items, value).values()), seed, resamples, bounds)
 
 
-SHARE = (0.0, 1.0)
-
-
-def cost_bounds(records: Records) -> tuple[float, float] | None:
-    """What a deal can cost at most: all its points (both sides' totals), the most of any
-    deal; None when no deal has totals."""
+def regret_bounds(records: Records) -> tuple[float, float] | None:
+    """What a card can give away at most: all the points of a deal (both sides' totals), the
+    most of any deal; None when no deal has totals.  (Not a run's cost: under the score a run
+    can end with more points than perfect play, and a lower outcome.)"""
     tops = [sum(record.totals) for _, _, record in records if record.totals]
     return (0.0, float(max(tops))) if tops else None
 
@@ -195,8 +194,7 @@ def policy_table(records: Records, name: str, seed: str, resamples: int = RESAMP
                 for policy, score in scores.items():
                     runs[policy].append(score)
     table = PolicyTable(len(pairs), len({a.deal for a, _ in pairs}), deal_ids=frozenset(a.deal for a, _ in pairs))
-    top = cost_bounds(records)
-    table.cost = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples, top) for p in runs}
+    table.cost = {p: over_deals(runs[p], lambda s: s.cost, f"{seed}:cost:{p}", resamples) for p in runs}
     table.worse_outcome = {p: over_deals(runs[p], lambda s: s.worse, f"{seed}:worse:{p}", resamples, SHARE)
                            for p in ("uniform", "random") if p in runs}
     table.worse_outcomes = {p: _worse_outcomes(runs[p]) for p in ("uniform", "random") if p in runs}
@@ -234,7 +232,7 @@ def oneoff_rows(records: Records, name: str, seed: str, resamples: int = RESAMPL
     """The one-off statistics under each estimand."""
     scores = decision_scores(records, name)
     firsts = list({s.deal: s for s in reversed(scores)}.values())[::-1]
-    top = cost_bounds(records)
+    top = regret_bounds(records)
     return [_oneoff(estimand, chosen, f"{seed}:{estimand}", resamples, top)
             for estimand, chosen in ((FIRST, firsts), (EVERY, scores))]
 
@@ -395,14 +393,19 @@ def summarise(records: Records, tactics: list[Tactic], seed: int, objective: str
 
 
 def _same_as(records: Records, tactics: list[Tactic], rows: list[TacticSummary]) -> None:
-    """Mark a tactic that did exactly what an earlier one did (one hypothesis, not two)."""
-    seen: dict[tuple, str] = {}
+    """Mark a tactic that did exactly what an earlier one did (one hypothesis, not two), and
+    give it that one's figures: the resampling is seeded by the tactic's name, so its own
+    would differ in the last digit (and a p at the floor in one, not the other)."""
+    seen: dict[tuple, TacticSummary] = {}
     for tactic, row in zip(tactics, rows):
         sig = signature(records, tactic.name)
         if sig in seen:
-            row.same_as = seen[sig]
+            twin = seen[sig]
+            row.same_as = twin.tactic
+            row.policy, row.oneoff, row.by = twin.policy, twin.oneoff, twin.by
+            row.conditional, row.situations = twin.conditional, twin.situations
         else:
-            seen[sig] = tactic.name
+            seen[sig] = row
 
 
 def _oneoff_vs_random(k: int, row: TacticSummary) -> Test | None:
@@ -410,15 +413,11 @@ def _oneoff_vs_random(k: int, row: TacticSummary) -> Test | None:
 
 
 def _adjust(rows: list[TacticSummary], test: Callable[[TacticSummary], Test | None]) -> None:
-    """Holm over the distinct tactics whose test exists (each same advice once)."""
+    """Holm over the distinct tactics whose test exists (each same advice once: a twin shares
+    its tests, ``_same_as``)."""
     family = [(row, t) for row in rows if (t := test(row)) is not None and row.same_as is None]
     for (_, t), p in zip(family, holm([t.p for _, t in family])):
         t.p_holm = p
-    for row in rows:
-        mine = test(row)
-        if row.same_as is not None and mine is not None:
-            twin = test(next(r for r in rows if r.tactic == row.same_as))
-            mine.p_holm = None if twin is None else twin.p_holm
 
 
 def headline_width(row: TacticSummary) -> float:
@@ -472,8 +471,8 @@ def paired_row(records: Records, a: str, b: str, seed: str, resamples: int = RES
     cost_b = per_deal(per, lambda x: x[2], lambda x: x[0])
     deals = list(cost_a)
     return PairedRow(a, b, len(deals), len(common),
-                     mean_over_deals([cost_a[k] for k in deals], f"{seed}:{a}", resamples, cost_bounds(records)),
-                     mean_over_deals([cost_b[k] for k in deals], f"{seed}:{b}", resamples, cost_bounds(records)),
+                     mean_over_deals([cost_a[k] for k in deals], f"{seed}:{a}", resamples),
+                     mean_over_deals([cost_b[k] for k in deals], f"{seed}:{b}", resamples),
                      compare([cost_a[k] for k in deals], [cost_b[k] for k in deals], f"{seed}:{a}-{b}", resamples))
 
 

@@ -168,7 +168,10 @@ def _level_label(level: str | None, winner: int | None, side: int) -> str | None
         return None
     if winner is None:
         return level
-    return f"{level} ({'own side' if winner - 1 == side else 'other side'})"
+    whose = "own side" if winner - 1 == side else "other side"
+    if level.endswith(")"):                        # "simple (1)": one pair of brackets, "simple (1, own side)"
+        return f"{level[:-1]}, {whose})"
+    return f"{level} ({whose})"
 
 
 def _scores(jobs: list[tuple], objective: str, tt_megabytes: int, workers: int,
@@ -352,7 +355,19 @@ def total_range(table: dict[Any, list[Row]]) -> float | None:
     return sums.pop() if len(sums) == 1 else None
 
 
-def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advice:
+def total_bounds(table: dict[Any, list[Row]], so_far: tuple[float, float] | None) -> tuple[float, float] | None:
+    """What the seat's side can end with: at least what it has won so far, at most all the
+    deal gives out less what the other side has won (``so_far``: both sides' points before
+    the position, the seat's first); None where the deal's sum is not one (``total_range``)."""
+    points = total_range(table)
+    if points is None:
+        return None
+    own, other = so_far if so_far is not None else (0, 0)
+    return (own, points - other)
+
+
+def aggregate(per_layout: list[list[Row]], exact: bool, objective: str,
+              so_far: tuple[float, float] | None = None) -> Advice:
     """Combine the per-layout verdicts into the advice (every card on the same layouts).  A
     card's expected total is given where its total is known on every layout; the cards of an
     expected rung are ordered by expected total only when all of theirs are known (else they
@@ -373,13 +388,13 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str) -> Advic
     best_on = _best_counts(table, cards, k, use_rank, by_total)
     sums = {card: sum(r[4] for r in table[card]) for card in cards} if use_rank else {}
     rung_of = {r[3]: r[4] for rows in table.values() for r in rows if r[3] is not None and r[4] is not None}
-    points = total_range(table)
-    total_bounds = None if points is None else (0, points)
-    margin_bounds = None if points is None else (-points, points)
+    own_range = total_bounds(table, so_far)
+    reach = None if own_range is None else own_range[1] - own_range[0]
+    margin_bounds = None if reach is None else (-reach, reach)
     views = []
     for card in cards:
         rows = table[card]
-        mean, interval = (mean_interval([r[1] for r in rows], exact, True, total_bounds) if known[card]
+        mean, interval = (mean_interval([r[1] for r in rows], exact, True, own_range) if known[card]
                           else (None, None))
         counts: dict[str, int] = {}
         for r in rows:
@@ -498,10 +513,20 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
         results, stopped = [stop.rows[i] for i in sorted(stop.rows)], "interrupt"
     kept = [rows for rows in results if rows is not None]
     # a layout left out makes even an enumeration of every layout inexact
-    advice = aggregate(kept, is_exact and len(kept) == len(texts), objective) if kept else None
+    advice = (aggregate(kept, is_exact and len(kept) == len(texts), objective, won_so_far(info))
+              if kept else None)
     return Suggestion(info, advice, count, "exact" if is_exact else "samples",
                       None if is_exact else seed, objective, time.perf_counter() - started,
                       len(results) - len(kept), len(texts) - len(results), stopped)
+
+
+def won_so_far(info: InfoSet) -> tuple[int, int]:
+    """Both sides' points before the position, the seat's side first (the same on every
+    layout: the cards played and ``taken``)."""
+    from .infoset import relaxed_replay
+    position = relaxed_replay(info.deal)[0]
+    side = position.rules.side(info.seat - 1)
+    return position.points[side], position.points[1 - side]
 
 
 def solve_deciding(jobs: list[tuple], objective: str, workers: int | None, dask_address: str | None,
@@ -694,7 +719,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
     for n, r in zip(owner, rows):
         grouped[n].append(r)
     out = []
-    for (trick, seat, card, _info, _layouts, is_exact), results in zip(steps, grouped):
+    for (trick, seat, card, info, _layouts, is_exact), results in zip(steps, grouped):
         text = card.text(deal.notation)
         kept = [r for r in results if r is not None]
         left_out = len(results) - len(kept)
@@ -702,7 +727,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             out.append(Judgement(trick, seat, text, float("nan"), "", float("nan"), float("nan"),
                                  float("nan"), 0, False, "none", left_out))
             continue
-        advice = aggregate(kept, is_exact and not left_out, objective)
+        advice = aggregate(kept, is_exact and not left_out, objective, won_so_far(info))
         view = {v.card: v for v in advice.cards}
         played, best = view[text], view[advice.best]
         loss = (best.mean_rank - played.mean_rank if advice.measure == "rung"
