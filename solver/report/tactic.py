@@ -251,18 +251,7 @@ def sentence(row: TacticSummary) -> str:
         return f"{head}: never applied in these {row.deals} deals."
     cost, random_cost = policy.cost["uniform"], policy.cost["random"]
     diff = policy.vs_random
-    better = "less" if diff.mean < 0 else "more"
-    est = _est(diff)
-    if est is not None and _nan(est.low) and est.deals >= 2:           # the same on every deal
-        so = (f"so the advice costs {_x(abs(diff.mean), d)} {better} on every one of its {est.deals} deals "
-              f"(no interval: nothing to resample)" if diff.mean else
-              "so the advice costs the same as a random card on every deal")
-    elif est is None or _nan(est.low) or est.low <= 0 <= est.high:      # the interval holds 0
-        so = (f"so the advice is not clearly cheaper or dearer than a random card ({_x(diff.mean, d)}; "
-              f"the interval includes 0)" if est is None or not _nan(est.low) else
-              f"so the advice is not clearly cheaper or dearer than a random card ({_x(diff.mean, d)} on one deal)")
-    else:
-        so = f"so the advice costs {_x(abs(diff.mean), d)} {better}"
+    so = _against_random(diff, d)
     text = (f"{head}: following it for a whole deal costs {_ci(cost, d)} {unit} against perfect play; "
             f"a random card at the same moments costs {_ci(random_cost, d)}, {so} "
             f"(advice − random {_ci(diff, d)}, p {_p_words(diff)}).")
@@ -274,6 +263,22 @@ def sentence(row: TacticSummary) -> str:
     if row.same_as is not None:
         text += f" Same advice as {row.same_as} on every deal here."
     return text
+
+
+def _against_random(diff: Test, d: int) -> str:
+    """'so the advice costs 4.7 less' (than a random card), or why that cannot be said."""
+    est, better = _est(diff), "less" if diff.mean < 0 else "more"
+    unclear = "so the advice is not clearly cheaper or dearer than a random card"
+    if est is not None and _nan(est.low):                 # no interval: one deal, or the same on each
+        if est.deals < 2:
+            return f"{unclear} ({_x(diff.mean, d)} on one deal)"
+        if not diff.mean:
+            return "so the advice costs the same as a random card on every deal"
+        return (f"so the advice costs {_x(abs(diff.mean), d)} {better} on every one of its {est.deals} deals "
+                f"(no interval: nothing to resample)")
+    if est is None or est.low <= 0 <= est.high:
+        return f"{unclear} ({_x(diff.mean, d)}; the interval includes 0)"
+    return f"so the advice costs {_x(abs(diff.mean), d)} {better}"
 
 
 def _p_words(test: Test) -> str:

@@ -358,11 +358,12 @@ def total_range(table: dict[Any, list[Row]]) -> float | None:
 def total_bounds(table: dict[Any, list[Row]], so_far: tuple[float, float] | None) -> tuple[float, float] | None:
     """What the seat's side can end with: at least what it has won so far, at most all the
     deal gives out less what the other side has won (``so_far``: both sides' points before
-    the position, the seat's first); None where the deal's sum is not one (``total_range``)."""
+    the position, the seat's first; None in a game whose sum is not fixed, where layouts not
+    drawn may give out more); None also where the rows disagree on the sum (``total_range``)."""
     points = total_range(table)
-    if points is None:
+    if points is None or so_far is None:
         return None
-    own, other = so_far if so_far is not None else (0, 0)
+    own, other = so_far
     return (own, points - other)
 
 
@@ -520,11 +521,14 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
                       len(results) - len(kept), len(texts) - len(results), stopped)
 
 
-def won_so_far(info: InfoSet) -> tuple[int, int]:
+def won_so_far(info: InfoSet) -> tuple[int, int] | None:
     """Both sides' points before the position, the seat's side first (the same on every
-    layout: the cards played and ``taken``)."""
+    layout: the cards played and ``taken``); None in a game whose points do not add up to
+    the same on every layout (extras such as a marriage shown)."""
     from .infoset import relaxed_replay
     position = relaxed_replay(info.deal)[0]
+    if not position.rules.constant_sum:
+        return None
     side = position.rules.side(info.seat - 1)
     return position.points[side], position.points[1 - side]
 
