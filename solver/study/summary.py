@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from stich.model.rules import RuleSet
@@ -383,29 +383,25 @@ def signature(records: Records, name: str) -> tuple:
 
 def summarise(records: Records, tactics: list[Tactic], seed: int, objective: str, unit: str | None,
               by: str | None = None, features: list[str] | None = None) -> StudySummary:
-    """Every tactic's statistics, with Holm-adjusted p-values over the tactics that applied."""
-    rows = [summarise_tactic(records, t, seed, objective, unit, by, features) for t in tactics]
-    _same_as(records, tactics, rows)
+    """Every tactic's statistics, with Holm-adjusted p-values over the tactics that applied.
+    A tactic that did exactly what an earlier one did (``signature``) is one hypothesis, not
+    two: it is marked ``same_as`` and shown that one's figures, not resampled again (seeded
+    by its own name, they would differ in the last digit, and a p at the floor in one only)."""
+    rows: list[TacticSummary] = []
+    seen: dict[tuple, TacticSummary] = {}
+    for tactic in tactics:
+        sig = signature(records, tactic.name)
+        twin = seen.get(sig)
+        if twin is None:
+            seen[sig] = row = summarise_tactic(records, tactic, seed, objective, unit, by, features)
+        else:
+            row = replace(twin, tactic=tactic.name, summary=tactic.summary, sees_all=tactic.sees_all,
+                          same_as=twin.tactic)
+        rows.append(row)
     _adjust(rows, lambda row: row.policy.vs_random)
     for k in range(2):
         _adjust(rows, partial(_oneoff_vs_random, k))
     return StudySummary(len(records), objective, seed, unit, rows)
-
-
-def _same_as(records: Records, tactics: list[Tactic], rows: list[TacticSummary]) -> None:
-    """Mark a tactic that did exactly what an earlier one did (one hypothesis, not two), and
-    give it that one's figures: the resampling is seeded by the tactic's name, so its own
-    would differ in the last digit (and a p at the floor in one, not the other)."""
-    seen: dict[tuple, TacticSummary] = {}
-    for tactic, row in zip(tactics, rows):
-        sig = signature(records, tactic.name)
-        if sig in seen:
-            twin = seen[sig]
-            row.same_as = twin.tactic
-            row.policy, row.oneoff, row.by = twin.policy, twin.oneoff, twin.by
-            row.conditional, row.situations = twin.conditional, twin.situations
-        else:
-            seen[sig] = row
 
 
 def _oneoff_vs_random(k: int, row: TacticSummary) -> Test | None:
@@ -414,7 +410,7 @@ def _oneoff_vs_random(k: int, row: TacticSummary) -> Test | None:
 
 def _adjust(rows: list[TacticSummary], test: Callable[[TacticSummary], Test | None]) -> None:
     """Holm over the distinct tactics whose test exists (each same advice once: a twin shares
-    its tests, ``_same_as``)."""
+    its tests, ``summarise``)."""
     family = [(row, t) for row in rows if (t := test(row)) is not None and row.same_as is None]
     for (_, t), p in zip(family, holm([t.p for _, t in family])):
         t.p_holm = p
