@@ -648,3 +648,28 @@ def test_the_whole_deal_table_is_stich_tables(served):
     assert answer["table"] == cli_json("table", str(EXAMPLES / "schafkopf2-card17.toml"))
     again = client.post("/api/deal/table", json={"start": session.start}).json()
     assert again == answer
+
+
+def test_a_ctrl_c_lost_before_the_server_started_stops_it():
+    """A press swallowed while uvicorn loaded (before its own handler was in place) must not
+    leave the explorer serving for ever: it stops at its first tick and reports the press."""
+    from stich.explore.server import serve
+    from stich.files.interrupt import SwallowedInterrupt, watching
+    from tests.test_interrupt_lost import press_ctrl_c_in_a_finaliser
+
+    session = ExploreSession(load(EXAMPLES / "elfern-deal.toml"), Options(jobs=1))
+    # without the fix the server would run on: a second, real press stops it after 20 s
+    second_press = threading.Timer(20, signal.raise_signal, (signal.SIGINT,))
+    stopped_by = None
+    try:
+        with watching():
+            press_ctrl_c_in_a_finaliser()
+            second_press.start()
+            serve(session, port=0, open_browser=False, announce=lambda url: None)
+    except SwallowedInterrupt:
+        stopped_by = "the lost press"
+    except KeyboardInterrupt:
+        stopped_by = "the second press"
+    finally:
+        second_press.cancel()
+    assert stopped_by == "the lost press"

@@ -3,7 +3,9 @@
 The socket is bound before anything else, so ``--port 0`` can pick a free port and the page's
 address (and the ``Host`` values the server accepts) are known before the first request.
 Ctrl-C stops uvicorn, which cancels the player's-view jobs on its way out; searches still
-running are in daemon threads and end with the process.
+running are in daemon threads and end with the process.  A Ctrl-C pressed before uvicorn put its
+own handler in place, and lost on its way (raised inside a finaliser while a module loaded),
+stops the server at its next tick.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import socket
 import threading
 import webbrowser
 from collections.abc import Callable
+
+from stich.files.interrupt import pressed
 
 from .app import create_app
 from .session import ExploreSession
@@ -50,7 +54,7 @@ def serve(session: ExploreSession, port: int = 0, open_browser: bool = True,
     announce(url)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    server = uvicorn.Server(config)
+    server = stopping_on_lost_ctrl_c(config)
     quiet = QuietWhenStopping(server)
     logging.getLogger("uvicorn.error").addFilter(quiet)
     try:
@@ -59,6 +63,19 @@ def serve(session: ExploreSession, port: int = 0, open_browser: bool = True,
         logging.getLogger("uvicorn.error").removeFilter(quiet)
         sock.close()
         session.close()
+
+
+def stopping_on_lost_ctrl_c(config):
+    """uvicorn's server for ``config``, which also stops once Ctrl-C was pressed and lost: the
+    command then ends as every interrupted one does (``watching()``)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def on_tick(self, counter: int) -> bool:
+            if pressed():
+                self.should_exit = True
+            return await super().on_tick(counter)
+    return Server(config)
 
 
 class QuietWhenStopping(logging.Filter):

@@ -12,13 +12,16 @@ called from a program), every ``KeyboardInterrupt`` counts as Ctrl-C, as before.
 A Ctrl-C can also be lost: Python swallows an exception raised in a finaliser (it prints
 "Exception ignored"), and code may catch one and go on.  ``watching()`` then raises
 ``SwallowedInterrupt`` as the block ends, so the command still stops with exit 130 and does not
-pass for a clean run.
+pass for a clean run.  The lost interrupt is not printed as a traceback either: while the
+block runs, Python's hook for such exceptions drops a ``KeyboardInterrupt`` once the key was
+pressed.  A block that never ends by itself (the explorer's server) asks ``pressed()``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -38,6 +41,21 @@ def _on_sigint(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def pressed() -> bool:
+    """Was Ctrl-C pressed inside the current ``watching()`` block (even if it was lost)?"""
+    return _pressed
+
+
+def _quiet_lost_ctrl_c(previous_hook):
+    """``sys.unraisablehook`` that drops the Ctrl-C a finaliser or callback swallowed (the
+    block reports it as it ends) and passes anything else on to ``previous_hook``."""
+    def hook(unraisable) -> None:
+        if _pressed and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        previous_hook(unraisable)
+    return hook
+
+
 @contextlib.contextmanager
 def watching() -> Iterator[None]:
     """Note every Ctrl-C while the block runs (only the main thread can set a handler);
@@ -47,11 +65,14 @@ def watching() -> Iterator[None]:
         yield
         return
     _pressed = False
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_lost_ctrl_c(previous_hook)
     previous = signal.signal(signal.SIGINT, _on_sigint)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
     if _pressed:
         raise SwallowedInterrupt
 
