@@ -689,6 +689,16 @@ def test_outcome_shares_are_whole_counts_over_the_layouts():
     assert levels == {"win": 3 / 49, "bock": 46 / 49}
 
 
+def test_a_level_that_names_no_side_is_printed_in_a_players_words():
+    """The table prints the ladder's levels; a Ständer or a draw gets its words, not the key
+    `--json` keeps ("staender", "tie")."""
+    from stich.report.suggest import level_text
+    assert level_text("staender") == "Ständer (10–10)"
+    assert level_text("tie") == "the draw"
+    assert level_text("simple (1, own side)") == "simple (1, own side)"
+    assert level_text("a rule file's level") == "a rule file's level"
+
+
 def test_a_card_short_of_the_best_on_a_few_layouts_does_not_read_as_the_best():
     """All 1,225 layouts: ♠A forces the best rung on all but two (its expected rung is
     4 - 2/1225), so its text must not read 100% or 4.00 like ♦10's."""

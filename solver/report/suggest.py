@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from tabulate import tabulate
 
+from stich.games.base import LEVEL_WORDS
 from stich.report.common import UNIT_WORDS, mean_text, share_text
 from stich.view.suggest import Judgement, Suggestion
 
@@ -81,7 +82,7 @@ def _card_table(s: Suggestion) -> str:
     for v in a.cards:
         interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
-        levels = ", ".join(f"{name} {share_text(share)}" for name, share in v.levels.items())   # best first
+        levels = ", ".join(f"{level_text(name)} {share_text(share)}" for name, share in v.levels.items())  # best first
         shown = [mean_text(v.mean), interval] if v.mean is not None else ["not needed", ""]
         row = [v.card] + (shown if totals else []) + [share_text(v.p_best)]
         if a.measure == "rung":
@@ -112,8 +113,20 @@ def _table_notes(a) -> list[str]:
                      f"on a layout each count it, so the column adds up to more than 100%)")
     if a.measure == "rung" and a.rungs:
         notes.append("(expected rung: the mean rung of the outcome's ladder, higher is better for the seat: "
-                     + ", ".join(f"{rung} {level}" for rung, level in a.rungs) + ")")
+                     + ", ".join(f"{rung} {level_text(level)}" for rung, level in a.rungs) + ")")
     return notes
+
+
+NOBODY_WINS = ("staender", "tie")          # the levels whose label names no side
+
+
+def level_text(level: str) -> str:
+    """A level as the table prints it: the ladder's name where it says who won and by how much
+    ("simple (1, own side)"), a player's words where nobody won ("staender": "Ständer (10–10)",
+    "tie": "the draw"); ``--json`` keeps the ladder's names."""
+    if level in NOBODY_WINS and level in LEVEL_WORDS:
+        return LEVEL_WORDS[level].removeprefix("a ")
+    return level
 
 
 def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
