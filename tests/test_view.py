@@ -669,6 +669,17 @@ def test_suggest_exact_refuses_more_layouts_than_it_can_solve():
     one_line_error(cli_run("suggest", EXAMPLES_DIR / "hidden" / "elfern-hidden.toml", "--exact"), "--exact", "too many")
 
 
+def test_asking_for_as_many_draws_as_there_are_layouts_solves_each_once():
+    """24 layouts and --samples 30: drawing 30 with repeats would be dearer and only an
+    estimate; every layout solved once is exact.  Fewer draws than layouts stay a sample."""
+    path = EXAMPLES_DIR / "hidden" / "schafkopf2-hidden.toml"
+    every = json.loads(cli_run("suggest", path, "--samples", "30", "--jobs", "1", "--json").stdout)
+    assert every["mode"] == "exact" and every["layouts"] == every["consistent_layouts"] == 24
+    assert json.loads(cli_run("suggest", path, "--exact", "--jobs", "1", "--json").stdout)["cards"] == every["cards"]
+    drawn = json.loads(cli_run("suggest", path, "--samples", "23", "--jobs", "1", "--json").stdout)
+    assert drawn["mode"] == "samples" and drawn["layouts"] == 23
+
+
 def test_a_share_reads_whole_only_when_it_is():
     from stich.report.common import mean_text, share_text
     assert [share_text(p) for p in (0, 1, 1.0000000000000102, 0.5, 0.884)] == ["0%", "100%", "100%", "50%", "88%"]

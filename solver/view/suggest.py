@@ -460,11 +460,12 @@ class Suggestion:
 def choose_layouts(info: InfoSet, samples: int | None, seed: int, exact: bool | None,
                    limit: int = EXACT_LIMIT) -> tuple[list[dict], int, bool]:
     """(layouts, count, exact): every layout with ``exact`` (or by default when at most
-    ``limit``), else ``samples`` uniform draws; ``TooManyLayouts`` for ``exact`` over
-    ``MAX_EXACT``."""
+    ``limit``, or when ``samples`` asks for at least as many draws as there are layouts:
+    every one solved once is cheaper and exact), else ``samples`` uniform draws;
+    ``TooManyLayouts`` for ``exact`` over ``MAX_EXACT``."""
     count = count_layouts(info)
     if exact is None:
-        exact = count <= limit and samples is None
+        exact = count <= limit if samples is None else count <= min(samples, MAX_EXACT)
         if samples is None and not exact:
             samples = 100
     if exact and count > MAX_EXACT:
