@@ -373,3 +373,12 @@ def test_level_words_with_their_score():
     from stich.report.tactic import level_words
     assert [level_words(w) for w in ("simple", "schneider (2)", "simple (1)", "tie")] == [
         "the game", "Schneider (2)", "the game (1)", "the draw"]
+
+
+def test_an_interval_end_near_zero_shows_its_side_of_zero():
+    """A difference's interval [-0.04, 0.3] printed to one place read "[-0.0, 0.3]": a negative
+    zero that hides whether the interval leaves 0 out.  Such an end gets the places it needs."""
+    from stich.report.tactic import _x
+    assert [_x(v, 1) for v in (-0.04, 0.04, -0.004, 0.0, -0.0, -0.00004, 1.26)] == \
+        ["-0.04", "0.04", "-0.004", "0.0", "0.0", "0.0", "1.3"]
+    assert _x(float("nan")) == "–"

@@ -29,7 +29,17 @@ def _nan(x) -> bool:
 
 
 def _x(x, digits: int = 2) -> str:
-    return "–" if _nan(x) else f"{x:.{digits}f}"
+    """``x`` to ``digits`` places; a value that would round to zero but is not zero gets up to
+    two places more ("-0.04", not "-0.0": which side of 0 an interval's end lies on matters)."""
+    if _nan(x):
+        return "–"
+    if x == 0:
+        return f"{0:.{digits}f}"
+    for more in (0, 1, 2):
+        text = f"{x:.{digits + more}f}"
+        if float(text) != 0:
+            return text
+    return f"{0:.{digits}f}"             # nearer 0 than that: no sign to show
 
 
 def _est(part: Estimate | Test | None) -> Estimate | None:
