@@ -117,16 +117,13 @@ def _table_notes(a) -> list[str]:
     return notes
 
 
-NOBODY_WINS = ("staender", "tie")          # the levels whose label names no side
-
-
 def level_text(level: str) -> str:
     """A level as the table prints it: the ladder's name where it says who won and by how much
-    ("simple (1, own side)"), a player's words where nobody won ("staender": "Ständer (10–10)",
-    "tie": "the draw"); ``--json`` keeps the ladder's names."""
-    if level in NOBODY_WINS and level in LEVEL_WORDS:
-        return LEVEL_WORDS[level].removeprefix("a ")
-    return level
+    ("simple (1, own side)"), a player's words for a level that names no side (a label without
+    a side is the bare key: "Ständer (10–10)", "the draw"); ``--json`` keeps the ladder's
+    names."""
+    words = LEVEL_WORDS.get(level)
+    return words.removeprefix("a ") if words else level
 
 
 def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
