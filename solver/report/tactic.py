@@ -33,8 +33,6 @@ def _x(x, digits: int = 2) -> str:
     two places more ("-0.04", not "-0.0": which side of 0 an interval's end lies on matters)."""
     if _nan(x):
         return "–"
-    if x == 0:
-        return f"{0:.{digits}f}"
     for more in (0, 1, 2):
         text = f"{x:.{digits + more}f}"
         if float(text) != 0:

@@ -2,11 +2,12 @@
 
 The decisions of one deal are not independent (the same cards, the same line), so every
 figure here takes one value per deal: a mean over deals, an interval from a bootstrap that
-resamples deals (``scipy.stats.bootstrap``, bias-corrected and accelerated; a share whose deals
-each give 0 or 1 has Clopper and Pearson's exact interval), and a test of a paired difference that flips the sign of each
-deal's difference (``scipy.stats.permutation_test``, exact up to 15 deals with a difference).
-Holm's correction, which scipy lacks, is the one piece written here.  Everything is seeded,
-so a report depends only on its records and the study's seed.
+resamples deals (``scipy.stats.bootstrap``, bias-corrected and accelerated; a share whose
+deals each give 0 or 1 has Clopper and Pearson's exact interval), and a test of a paired
+difference that flips the sign of each deal's difference (``scipy.stats.permutation_test``,
+exact up to 15 deals with a difference).  Holm's correction, which scipy lacks, is the one
+piece written here.  Everything is seeded, so a report depends only on its records and the
+study's seed.
 """
 
 from __future__ import annotations
@@ -78,8 +79,9 @@ def mean_over_deals(values: Sequence[float], seed: int | str, resamples: int = R
     return Estimate(mean, low, high, n)
 
 
-
 def _bootstrap(data: np.ndarray, seed: int | str, resamples: int, method: str) -> tuple[float, float]:
+    """The ends of scipy's 95% bootstrap interval of the mean by ``method``, seeded by ``seed``
+    (NaN where the method is undefined)."""
     import warnings
 
     import numpy as np
