@@ -105,3 +105,54 @@ def test_walk_from_finds_the_first_rung_that_holds_from_any_start(size):
             assert walk_from(ladder, start, holds) is ladder[first]
             assert len(tested) == len(set(tested)) <= abs(start - first) + 2
             assert tested[0] == start
+
+
+def ladders():
+    """The ladder of a whole deal of every game with one, and of random positions of every mode."""
+    for game, seed in [("scharwenzel", 1), ("schafkopf2", 1), ("elfern", 3), ("officers_skat", 4),
+                       ("einwerfen", 5), ("bohemian_schneider", 6)]:
+        deal = random_deal(game, seed)
+        yield pytest.param(deal, id=f"{game}-deal-{seed}")
+    for mode in sorted(MODES):
+        for seed in range(3):
+            yield pytest.param(loads(generate(mode, 5000 + seed, "large"), "<layout>"), id=f"{mode}-{seed}")
+
+
+@pytest.mark.parametrize("deal", list(ladders()))
+def test_every_ladder_is_its_own_mirror_image(deal):
+    """``rank_for`` counts side 1's rungs as 2m - rank: that needs one rung no side wins
+    (rank m), every rank within 0..2m, and each rung of one side mirrored by the same level of
+    the other side where both are on the ladder."""
+    from stich.model.outcome import rank_for, undecided_rank
+    ladder = deal.game_spec.ladder(deal.position(), deal)
+    if not ladder:
+        assert rank_for(1, 5, undecided_rank(ladder)) == -5     # a score difference: negated
+        return
+    middle = [rung.rank for rung in ladder if rung.winner is None]
+    assert len(middle) == 1
+    m = middle[0]
+    by_rank = {rung.rank: rung for rung in ladder}
+    for rung in ladder:
+        assert 0 <= rung.rank <= 2 * m
+        assert (rung.rank > m) == (rung.winner == 0) and (rung.rank < m) == (rung.winner == 1)
+        mirror = by_rank.get(2 * m - rung.rank)
+        if mirror is not None and rung.winner is not None:
+            assert (mirror.level, mirror.winner) == (rung.level, 1 - rung.winner)
+        assert undecided_rank(ladder) == m and rank_for(1, rank_for(1, rung.rank, m), m) == rung.rank
+
+
+@pytest.mark.parametrize("text", [p for p in positions() if "deal" in p.id or p.id.endswith("-0")])
+def test_both_sides_count_the_rungs_from_their_worst(text):
+    """The rung a seat's rows give is higher the better the outcome is for that seat's side,
+    for a seat of either side: its own side's levels above the undecided rung, the other
+    side's below, and none below 0 (a seat of the second side once read "-2 win (own side)")."""
+    deal = loads(text, "<layout>")
+    ladder = deal.game_spec.ladder(deal.position(), deal)
+    if not ladder:
+        return
+    m = next(rung.rank for rung in ladder if rung.winner is None)
+    for seat in (1, 2):
+        rows = layout_rungs(deal, seat, new_engine(4), False)
+        for _, _, _, label, rank, _ in rows:
+            assert 0 <= rank <= 2 * m
+            assert ("own side" in label) == (rank > m) and ("other side" in label) == (rank < m)

@@ -113,6 +113,21 @@ class Rung:
         return self.label or self.level
 
 
+def undecided_rank(ladder: list[Rung]) -> int:
+    """The rank of the rung no side wins (Bock, the tie, a Ständer): the middle of the ladder,
+    around which every game's ladder is its own mirror image (0 without a ladder)."""
+    return next((rung.rank for rung in ladder if rung.winner is None), 0)
+
+
+def rank_for(side: int, rank: int, middle: int) -> int:
+    """A ladder ``rank`` (higher is better for side 0) as ``side`` counts it, higher better for
+    it; ``middle`` is the ladder's ``undecided_rank``.  Side 1 counts 2 * middle - rank, so both
+    sides run from 0 (their worst) to 2 * middle.  Without a ladder (middle 0) the rank is a
+    difference of scores (side 0's strokes minus side 1's) and is negated.  Applied twice it
+    gives ``rank`` back."""
+    return rank if side == 0 else 2 * middle - rank
+
+
 def tricks_of(position: Position, side: int) -> int:
     """Tricks a side has won, in ``taken`` (if counted) and in the known history."""
     return position.prior_tricks[side] + position.tricks_won[side]

@@ -25,7 +25,7 @@ from .judge import Judge
 from .records import DealRecord
 from .walk import WalkSettings, walk_deal
 
-STUDY_VERSION = 2                 # 2: tactics see what the mover sees; runs
+STUDY_VERSION = 3                 # 3: a second-side seat counts rungs from its worst (0), not negated
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
 
+from stich.model.outcome import rank_for
 from stich.model.rules import RuleSet
 from stich.tactics import Tactic
 
@@ -102,7 +103,7 @@ def outcome_name(record: DealRecord, rank: int, side: int, fallback: str) -> str
     """The outcome of ``rank`` (from ``side``) by its rung's words on the deal's ladder, with
     whose it is ("own win for the first", "other side's win"): a level alone ("win") can
     name two rungs.  ``fallback`` where the ladder lacks the rank."""
-    first = rank if side == 0 else -rank
+    first = rank_for(side, rank, next((r for r, _, winner in record.levels if winner is None), 0))
     for rung, words, winner in record.levels:
         if rung == first:
             return words if winner is None else ("own " if winner == side else "other side's ") + words

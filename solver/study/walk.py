@@ -32,6 +32,7 @@ from typing import Any
 from stich.core.anytime import Limits, Stopped
 from stich.deals.deal import Deal
 from stich.model.cards import Card
+from stich.model.outcome import rank_for, undecided_rank
 from stich.search.ladder import forced_rung
 from stich.search.lines import optimal_line
 from stich.search.session import Session
@@ -87,6 +88,7 @@ class DealWalk:
         self.views = Views(deal)
         self.index = {card: i for i, card in enumerate(self.session.tables.cards)}
         self.text = deal.dump()
+        self.middle = undecided_rank(self.session.ladder())     # ranks from a side: ``rank_for``
         self.pimc = (Pimc(deal, settings.objective, settings.pimc_samples, settings.seed,
                           settings.tt_megabytes) if settings.player_game else None)
 
@@ -193,7 +195,7 @@ class DealWalk:
                 rank = self.deal.game_spec.outcome(final, self.deal).rank
             for index in child.group:
                 out.append((session.tables.cards[index & 63], totals[side],
-                            None if rank is None else (rank if side == 0 else -rank)))
+                            None if rank is None else rank_for(side, rank, self.middle)))
         return out
 
     def _perfect_results(self, line: list[int]) -> tuple[dict[int, Result], list[int]]:
@@ -209,7 +211,7 @@ class DealWalk:
     def _result(self, final, seat: int) -> Result:
         side = final.rules.side(seat - 1)
         outcome = self.deal.game_spec.outcome(final, self.deal)
-        rank = outcome.rank if side == 0 else -outcome.rank
+        rank = rank_for(side, outcome.rank, self.middle)
         whose = "" if outcome.winner is None else ("own " if outcome.winner - 1 == side else "other side's ")
         return Result(final.points[side], rank, whose + outcome.level)
 

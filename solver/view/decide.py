@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import partial
 
 from stich.deals.deal import loads
+from stich.model.outcome import rank_for, undecided_rank
 from stich.model.rules import RuleSet
 from stich.run.pool import worker_engine
 
@@ -71,6 +72,7 @@ def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int,
     side = RuleSet.side_of(seat)
     wanted, out, guess = set(cards), {}, None
     rank_of = dict(zip(cards, ranks)) if ranks is not None else {}
+    middle = undecided_rank(session.ladder())
     try:
         for group in session.classes():
             texts = [session.tables.cards[i & 63].text(deal.notation) for i in group]
@@ -78,7 +80,7 @@ def card_totals(text: str, seat: int, cards: tuple[str, ...], tt_megabytes: int,
                 continue
             with session.after(group[0]):
                 rank = rank_of.get(texts[0] if texts[0] in wanted else next(t for t in texts if t in wanted))
-                window = {} if rank is None else rung_window(session, rank if side == 0 else -rank)
+                window = {} if rank is None else rung_window(session, rank_for(side, rank, middle))
                 if guess is not None and window.get("at_least", guess) <= guess <= window.get("at_most", guess):
                     window["guess"] = guess
                 rest = 0 if session.over else session.limited_value(**window)

@@ -28,6 +28,7 @@ from typing import Any
 
 from stich.deals.deal import Deal, loads
 from stich.model.cards import Card
+from stich.model.outcome import rank_for, undecided_rank
 from stich.model.rules import RuleSet
 from stich.run.pool import kept_pool, run_everywhere, worker_engine
 
@@ -81,9 +82,10 @@ def score_layout(text: str, seat: int, objective: str, tt_megabytes: int,
     if not result.exact:
         return None
     side = RuleSet.side_of(seat)
+    middle = undecided_rank(deal.game_spec.ladder(deal.position(), deal)) if side else 0
     rows = []
     for move in result.moves:
-        rank = None if move.rank is None else (move.rank if side == 0 else -move.rank)
+        rank = None if move.rank is None else rank_for(side, move.rank, middle)
         rows.append((move.card.text(deal.notation), move.totals[side], move.totals[1 - side],
                      _level_label(move.level, move.winner, side), rank, move.optimal))
     return rows
@@ -137,13 +139,14 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
     if not session.ladder():
         return NO_LADDER
     side = RuleSet.side_of(seat)
+    middle = undecided_rank(session.ladder())
     try:
         root = session.guarded(lambda: forced_rung(session))
         maximiser = session.maximising()
         rows = []
         for child in session.moves():
             rung = session.guarded(lambda: child_rung(session, root.rank, maximiser))
-            rank = rung.rank if side == 0 else -rung.rank
+            rank = rank_for(side, rung.rank, middle)
             label = _level_label(rung.text, None if rung.winner is None else rung.winner + 1, side)
             for index in child.group:
                 card = session.tables.cards[index & 63]
