@@ -17,7 +17,6 @@ from stich.deals.deal import DealError, loads
 from stich.deals.dealing import MAX_DEALS, NoDealFound
 from stich.games import GAMES, OptionError
 from stich.report.batch import dropped_note
-from stich.report.pimc import player_game_report
 from stich.report.tactic import forest_plot, tactic_report
 from stich.run import RunError
 from stich.study.examples import KINDS, example_files
@@ -228,8 +227,6 @@ def _output(summary, run, game_name: str | None, plot_path: str | None, as_json:
         emit_json(summary.as_json())
     else:
         click.echo(tactic_report(summary, game_name))
-        if summary.player_game is not None:
-            click.echo(player_game_report(summary.player_game, summary.unit))
     if run.failed:
         sys.exit(EXIT_OTHER)
     if any(row.not_exact.any() for row in summary.tactics):

@@ -139,3 +139,21 @@ def test_the_cost_table_on_a_hand_computed_case():
     assert row["deals"] == 2 and row["uniform"]["mean"] == 6.0 and row["random"]["mean"] == 12.0
     assert row["random_minus_advice"]["mean"] == 6.0
     assert DealRecord.from_json(json.loads(json.dumps(two.as_json()))).player_game == two.player_game
+
+
+def test_the_report_signs_the_comparison_as_the_double_dummy_table_does():
+    """The text report's player's game: advice and random card as computed, and the paired
+    comparison as advice − random (below 0: the advice is better), its interval turned round."""
+    from types import SimpleNamespace
+
+    from stich.report.tactic import player_game_text
+    est = {"uniform": {"mean": 6.0, "interval": [2.0, 9.5]}, "random": {"mean": 12.0, "interval": [8.0, 16.0]},
+           "random_minus_advice": {"mean": 6.0, "interval": [1.25, 11.0]}}
+    table = {"opponent": "player", "mover": "perfect", "layouts": 20, "estimand": "own minus advised",
+             "tactics": [{"tactic": "g.t", "deals": 2, **est}]}
+    text = player_game_text(SimpleNamespace(player_game=table, unit="points"), "g")
+    row = text.splitlines()[-1].split("  ")
+    cells = [c.strip() for c in row if c.strip()]
+    assert cells == ["t", "2", "6.0 [2.0, 9.5]", "12.0 [8.0, 16.0]", "-6.0 [-11.0, -1.2]"]
+    assert "the other side plays by PIMC" in text and "own minus advised" in text
+    assert player_game_text(SimpleNamespace(player_game=None, unit="points"), "g") is None

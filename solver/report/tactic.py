@@ -318,6 +318,38 @@ def headline_table(summary: StudySummary, prefix: str | None) -> str:
                                    "advice − random", "p Holm"], tablefmt="simple", disable_numparse=True)
 
 
+PLAYERS = {("player", "perfect"): "the other side plays by PIMC, the advised seat perfectly where the advice is silent",
+           ("perfect", "player"): "the advised seat plays by PIMC where the advice is silent, the other side perfectly",
+           ("player", "player"): "both sides play by PIMC (the advised seat where the advice is silent)"}
+
+
+def player_game_text(summary: StudySummary, prefix: str | None) -> str | None:
+    """The player's game (``--opponent player``, ``--mover player``): what the advice costs where
+    a side cannot see, beside a random card at the same moments, and the two compared deal by
+    deal, signed as in the double-dummy table (advice − random: below 0 the advice is better)."""
+    table = summary.player_game
+    if table is None:
+        return None
+    d = _digits(summary.unit)
+    unit = UNIT_WORDS.get(summary.unit or "", summary.unit or "the game's unit")
+
+    def figure(est: dict, sign: int = 1) -> str:
+        mean, (low, high) = est["mean"], est["interval"]
+        if _nan(mean):
+            return "–"
+        if _nan(low) or _nan(high):
+            return _x(sign * mean, d)
+        low, high = sorted((sign * low, sign * high))
+        return f"{_x(sign * mean, d)} [{_x(low, d)}, {_x(high, d)}]"
+
+    rows = [[_short(row["tactic"], prefix), row["deals"], figure(row["uniform"]), figure(row["random"]),
+             figure(row["random_minus_advice"], -1)] for row in table["tactics"]]
+    head = _fill(f"In the player's game ({PLAYERS[(table['opponent'], table['mover'])]}; {table['layouts']} "
+                 f"layouts per decision). Cost: {table['estimand']}; {unit}.")
+    return head + "\n" + tabulate(rows, headers=["tactic", "deals", "advice", "random card", "advice − random"],
+                                   tablefmt="simple", disable_numparse=True)
+
+
 def outcome_table(summary: StudySummary, prefix: str | None) -> str | None:
     rows = []
     for t in summary.tactics:
@@ -525,8 +557,8 @@ def tactic_report(summary: StudySummary, game: str | None = None) -> str:
     if player:
         parts += ["", _fill("From the player's view (expected loss over the layouts the mover cannot tell "
                             "apart):"), player]
-    for extra in (paired_text(summary, prefix), learned_text(summary), by_tables(summary, prefix),
-                  conditional_text(summary, prefix)):
+    for extra in (player_game_text(summary, prefix), paired_text(summary, prefix), learned_text(summary),
+                  by_tables(summary, prefix), conditional_text(summary, prefix)):
         if extra:
             parts += ["", extra]
     left = _left_out(summary)
