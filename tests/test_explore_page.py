@@ -131,6 +131,12 @@ def test_the_players_view_shows_no_hidden_card_and_copies_what_the_seat_sees(ope
     assert [row[1] for row in cells] == ["not needed" if c["expected_total"] is None
                                          else mean_text(c["expected_total"]) for c in expected["cards"]]
     assert [row[3] for row in cells] == [share_text(c["p_best"]) for c in expected["cards"]]
+    words = {r["level"]: r["words"] for r in expected["rungs"]}
+    assert [row[5] for row in cells] == [", ".join(f"{words.get(name, name)} {share_text(share)}" for name, share
+                                                   in sorted(c["levels"].items(), key=lambda kv: -kv[1]))
+                                         for c in expected["cards"]]
+    legend = page.page.eval_on_selector_all("#view-cards th", "heads => heads[4].title")
+    assert all(f"{r['rung']} {r['words']}" in legend for r in expected["rungs"])
 
 
 def test_shares_and_means_read_as_stich_suggest_prints_them(open_page):  # noqa: F811 - the fixture

@@ -23,7 +23,7 @@ def suggest_json(s: Suggestion) -> dict:
         "margin_interval": list(a.margin_interval) if a and a.margin_interval else None,
         "sure": a.sure(_unit(s)) if a else None, "total_margin": a.total_margin if a else None,
         "totals": a.totals if a else None, "p_best_by": a.p_best_by if a else None,
-        "rungs": [{"rung": rung, "level": level} for rung, level in a.rungs] if a else [],
+        "rungs": [{"rung": rung, "level": level, "words": level_text(level)} for rung, level in a.rungs] if a else [],
         "cards": [_card_json(a, v) for v in (a.cards if a else ())],
         "seconds": round(s.seconds, 3),
     }

@@ -839,10 +839,15 @@ function renderViewCards(result) {
   body.replaceChildren();
   $("view-advice").textContent = result ? `Play ${result.best}: ${result.sure}.` : "";
   if (!result) return;
-  $("view-cards").querySelectorAll("th")[3].textContent = result.p_best_by === "rung" ? "P(best rung)" : "P(dd best)";
+  const heads = $("view-cards").querySelectorAll("th");
+  heads[3].textContent = result.p_best_by === "rung" ? "P(best rung)" : "P(dd best)";
+  // the rungs as stich suggest's legend says them: numbered from the seat's side, in a player's words
+  const words = Object.fromEntries((result.rungs || []).map(r => [r.level, r.words || r.level]));
+  heads[4].title = result.rungs && result.rungs.length ? "the mean rung of the outcome's ladder, higher is better for the seat: "
+    + result.rungs.map(r => `${r.rung} ${words[r.level]}`).join(", ") : "";
   for (const c of result.cards) {
     const interval = result.mode === "exact" ? "exact" : c.interval ? `${c.interval[0].toFixed(2)}–${c.interval[1].toFixed(2)}` : "-";
-    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${name} ${percent(share)}`).join(", ");
+    const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${words[name] || name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
     el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : meanText(c.expected_total) }),
