@@ -157,3 +157,9 @@ def test_the_report_signs_the_comparison_as_the_double_dummy_table_does():
     assert cells == ["t", "2", "6.0 [2.0, 9.5]", "12.0 [8.0, 16.0]", "-6.0 [-11.0, -1.2]"]
     assert "the other side plays by PIMC" in text and "own minus advised" in text
     assert player_game_text(SimpleNamespace(player_game=None, unit="points"), "g") is None
+    from stich.report.tactic import _player_game_words
+    said = _player_game_words(SimpleNamespace(tactic="g.t"), table, 1, "card points")
+    assert said == (" Where the other side plays by PIMC (it sees what a player sees), on 2 deals: following it "
+                    "costs 6.0 (2.0 to 9.5) card points a deal against the seat's own double-dummy play, a "
+                    "random card 12.0; advice − random -6.0 (-11.0 to -1.2).")
+    assert _player_game_words(SimpleNamespace(tactic="g.other"), table, 1, "card points") == ""

@@ -154,10 +154,11 @@ def verdict_words(row: TacticSummary, unit: str) -> str:
     return f" {rule} it is {judged}: {why}."
 
 
-def answer(row: TacticSummary) -> str:
+def answer(row: TacticSummary, player_game: dict | None = None) -> str:
     """The question and one answer, its population named: the whole-deal cost with its
     interval, how often the advised card is the best, a random card's cost, what the mover
-    saw, the outcomes lost in the game's words, and the verdict by ``SOUND_RULE``."""
+    saw, the outcomes lost in the game's words, the verdict by ``SOUND_RULE``, and with
+    ``player_game`` (the study's player's game) the same cost where a side cannot see."""
     d, policy = _digits(row.unit), row.policy
     unit = UNIT_WORDS.get(row.unit or "", row.unit or "")
     asked, doing = question(row)
@@ -169,9 +170,39 @@ def answer(row: TacticSummary) -> str:
             f"{_x(policy.cost['random'].mean, d)}.")
     text += _situations(row, d) + _levels(policy)
     text += verdict_words(row, unit)
+    text += _player_game_words(row, player_game, d, unit)
     text += (f" [{policy.deals} deals of this study where it applied, {policy.runs} seats; the best-card "
              f"share at the first decision, {row.oneoff[0].deals} deals]")
     return text
+
+
+def _player_game_words(row: TacticSummary, table: dict | None, d: int, unit: str) -> str:
+    """' Where the other side plays by PIMC (it sees what a player sees), on 50 deals: following
+    it costs 4.6 (3.0 to 6.7) card points a deal against the seat's own double-dummy play, a
+    random card 8.6; advice − random -4.0 (-7.0 to -0.9).'  Empty without a player's game."""
+    mine = next((r for r in (table or {}).get("tactics", ()) if r["tactic"] == row.tactic), None)
+    if mine is None or not mine["deals"] or _nan(mine["uniform"]["mean"]):
+        return ""
+    where = ("Where the other side plays by PIMC (it sees what a player sees)" if table["opponent"] == "player"
+             else "Against perfect play by the other side")
+    own = "own play by PIMC" if table["mover"] == "player" else "own double-dummy play"
+    return (f" {where}, on {mine['deals']} deals: following it costs {_game_figure(mine['uniform'], d, words=True)} "
+            f"{unit} a deal against the seat's {own}, a random card {_x(mine['random']['mean'], d)}; advice − "
+            f"random {_game_figure(mine['random_minus_advice'], d, -1, words=True)}.")
+
+
+def _game_figure(est: dict, d: int, sign: int = 1, words: bool = False) -> str:
+    """A figure of the player's game from its JSON (mean and interval) times ``sign`` (the
+    interval turned round with it): '4.6 [3.0, 6.7]' in a table, '4.6 (3.0 to 6.7)' in words."""
+    mean, (low, high) = est["mean"], est["interval"]
+    if _nan(mean):
+        return "–"
+    if _nan(low) or _nan(high):
+        return _x(sign * mean, d)
+    low, high = sorted((sign * low, sign * high))
+    if words:
+        return f"{_x(sign * mean, d)} ({_x(low, d)} to {_x(high, d)})"
+    return f"{_x(sign * mean, d)} [{_x(low, d)}, {_x(high, d)}]"
 
 
 def _range(est: Estimate, digits: int) -> str:
@@ -332,18 +363,9 @@ def player_game_text(summary: StudySummary, prefix: str | None) -> str | None:
         return None
     d = _digits(summary.unit)
     unit = UNIT_WORDS.get(summary.unit or "", summary.unit or "the game's unit")
-
-    def figure(est: dict, sign: int = 1) -> str:
-        mean, (low, high) = est["mean"], est["interval"]
-        if _nan(mean):
-            return "–"
-        if _nan(low) or _nan(high):
-            return _x(sign * mean, d)
-        low, high = sorted((sign * low, sign * high))
-        return f"{_x(sign * mean, d)} [{_x(low, d)}, {_x(high, d)}]"
-
-    rows = [[_short(row["tactic"], prefix), row["deals"], figure(row["uniform"]), figure(row["random"]),
-             figure(row["random_minus_advice"], -1)] for row in table["tactics"]]
+    rows = [[_short(row["tactic"], prefix), row["deals"], _game_figure(row["uniform"], d),
+             _game_figure(row["random"], d), _game_figure(row["random_minus_advice"], d, -1)]
+            for row in table["tactics"]]
     head = _fill(f"In the player's game ({PLAYERS[(table['opponent'], table['mover'])]}; {table['layouts']} "
                  f"layouts per decision). Cost: {table['estimand']}; {unit}.")
     return head + "\n" + tabulate(rows, headers=["tactic", "deals", "advice", "random card", "advice − random"],
@@ -535,7 +557,7 @@ def tactic_report(summary: StudySummary, game: str | None = None) -> str:
              f"costs in {unit}; [95% intervals] over deals (bootstrap; each on its own, not adjusted for the "
              f"many figures), p from a sign-flip test over deals (Holm over the tactics)")
     parts = [_fill(title), ""]
-    parts += [_fill(answer(t)) for t in summary.tactics]
+    parts += [_fill(answer(t, summary.player_game)) for t in summary.tactics]
     apart = different_deals(summary, prefix)
     parts += ([_fill(apart)] if apart else []) + [""]
     parts += [_fill(sentence(t)) for t in summary.tactics]
