@@ -557,7 +557,9 @@ def tactic_report(summary: StudySummary, game: str | None = None) -> str:
              f"costs in {unit}; [95% intervals] over deals (bootstrap; each on its own, not adjusted for the "
              f"many figures), p from a sign-flip test over deals (Holm over the tactics)")
     parts = [_fill(title), ""]
-    parts += [_fill(answer(t, summary.player_game)) for t in summary.tactics]
+    for t in summary.tactics:                  # one paragraph each, a blank line between
+        parts += [_fill(answer(t, summary.player_game)), ""]
+    parts.pop()
     apart = different_deals(summary, prefix)
     parts += ([_fill(apart)] if apart else []) + [""]
     parts += [_fill(sentence(t)) for t in summary.tactics]
