@@ -180,7 +180,9 @@ def _player_game_words(row: TacticSummary, table: dict | None, d: int, unit: str
     """' Where the other side plays by PIMC (it sees what a player sees), on 50 deals: following
     it costs 4.6 (3.0 to 6.7) card points a deal against the seat's own double-dummy play, a
     random card 8.6; advice − random -4.0 (-7.0 to -0.9).'  Empty without a player's game."""
-    mine = next((r for r in (table or {}).get("tactics", ()) if r["tactic"] == row.tactic), None)
+    if table is None:
+        return ""
+    mine = next((r for r in table["tactics"] if r["tactic"] == row.tactic), None)
     if mine is None or not mine["deals"] or _nan(mine["uniform"]["mean"]):
         return ""
     where = ("Where the other side plays by PIMC (it sees what a player sees)" if table["opponent"] == "player"
