@@ -759,6 +759,23 @@ def test_a_tie_break_the_sample_does_not_show_is_said_to_be_unclear():
                                    "expectation (95% interval")
 
 
+def test_equal_expected_rungs_that_differ_layout_by_layout_are_said_to_be_decided_by_the_totals():
+    """A wins on the first two layouts where B draws, B wins on the other two where A draws:
+    the same expected rung, not the same outcome on every layout, so the totals decide (A 60
+    points on each, B 50) and the sentence says that, not "0 rungs, not clearly better"."""
+    rows = [[("A", 60, 0, "win", 2, True), ("B", 50, 0, "tie", 1, False)]] * 2 + \
+           [[("A", 60, 0, "tie", 1, False), ("B", 50, 0, "win", 2, True)]] * 2
+    advice = aggregate(rows, False, "score")
+    assert (advice.best, advice.runner_up, advice.margin) == ("A", "B", 0)
+    assert advice.sure("points").startswith(
+        "the same expected outcome rung as B (a better outcome on some layouts, a worse one on others), "
+        "and 10 points more on every layout solved")
+    stopped = aggregate([[r if r[0] == "B" else (r[0], None, *r[2:]) for r in layout] for layout in rows],
+                        False, "score")
+    assert stopped.total_margin is None and stopped.sure("points").endswith(
+        "(the totals that would break the tie were not computed)")
+
+
 def test_a_card_on_the_best_rung_but_with_fewer_points_is_not_called_the_best_guess():
     """The view's advice goes by the expected rung, then the expected total: a card tied on the
     rung with 0.10 tricks fewer than the advised card is behind it, and the row says so."""

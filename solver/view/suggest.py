@@ -298,6 +298,12 @@ class Advice:
             if self.total_margin is None:          # the totals to break the tie were not found
                 return f"{same} (the totals that would break the tie were not computed)"
             return f"{same}, and {_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}"
+        if self.measure == "rung" and self.margin == 0:    # equal rung sums: the expected totals decide
+            same = (f"the same expected outcome rung as {self.runner_up} (a better outcome on some "
+                    f"layouts, a worse one on others)")
+            if self.total_margin is None:
+                return f"{same} (the totals that would break the tie were not computed)"
+            return f"{same}, and {_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}"
         words = "rungs of the outcome" if self.measure == "rung" else unit
         if self.exact:
             return f"better than {self.runner_up} by {self.margin:.3g} {words} in expectation (exact)"
