@@ -602,3 +602,15 @@ def test_an_empty_game_name_is_no_game():
 def test_commands_of_many_deals_say_they_do_not_read_standard_input(tmp_path, args):
     one_line_error(cli_run(*args, tmp_path / "out.jsonl", input=(EXAMPLES / "elfern-ending.toml").read_text(encoding="utf-8")),
                    "-: standard input is not read here")
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_a_level_no_side_wins_is_said_in_words_in_the_card_table(command):
+    """The Elfern example's best card leads to a Ständer: its row says "Ständer (10–10)", as
+    suggest does, not the ladder's key (which ``--json`` keeps)."""
+    result = run(command, str(EXAMPLES / "elfern-played.toml"))
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if line.startswith("♦J ")]
+    assert rows and "Ständer (10–10)" in rows[0] and "staender" not in result.stdout
+    data = json.loads(run(command, str(EXAMPLES / "elfern-played.toml"), "--json").stdout)
+    assert "staender" in json.dumps(data)

@@ -703,7 +703,7 @@ def test_outcome_shares_are_whole_counts_over_the_layouts():
 def test_a_level_that_names_no_side_is_printed_in_a_players_words():
     """The table prints the ladder's levels; a Ständer or a draw gets its words, not the key
     `--json` keeps ("staender", "tie")."""
-    from stich.report.suggest import level_text
+    from stich.report.common import level_text
     assert level_text("staender") == "Ständer (10–10)"
     assert level_text("tie") == "the draw"
     assert level_text("simple (1, own side)") == "simple (1, own side)"

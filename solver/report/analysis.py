@@ -12,6 +12,7 @@ from .common import (
     card_text,
     cards_text,
     headline,
+    level_text,
     position_table,
     score_star_note,
     show_prefix,
@@ -48,7 +49,8 @@ def analysis_report(analyses, expand: bool) -> str:
                 cards += ": same value"
             outcome = ""
             if row.level is not None:
-                outcome = row.level if row.winner is None else f"{side_label(rules, row.winner - 1)}: {row.level}"
+                outcome = (level_text(row.level) if row.winner is None
+                           else f"{side_label(rules, row.winner - 1)}: {row.level}")
             rows.append([cards, f"{row.totals[0]} - {row.totals[1]}", f"-{row.loss}" if row.loss else "",
                          outcome, "*" if row.optimal else ""])
         out.append(tabulate(rows, headers=["card" if expand else "cards", "totals", "vs best",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from stich.deals.deal import Deal, show_text
+from stich.games.base import LEVEL_WORDS
 from stich.model.cards import Card
 from stich.model.position import Position
 from stich.model.rules import RuleSet, side_label
@@ -173,3 +174,12 @@ def score_star_note(rules: RuleSet) -> str:
     """Why a card that loses some of the unit can still be marked optimal (*)."""
     unit = UNIT_WORDS[rules.unit]
     return f"* optimal under --objective score: keeps the best outcome, even if it gives up {unit}"
+
+
+def level_text(level: str) -> str:
+    """A level as the table prints it: the ladder's name where it says who won and by how much
+    ("simple (1, own side)"), a player's words for a level that names no side (a label without
+    a side is the bare key: "Ständer (10–10)", "the draw"); ``--json`` keeps the ladder's
+    names."""
+    words = LEVEL_WORDS.get(level)
+    return words.removeprefix("a ") if words else level

@@ -14,6 +14,7 @@ from .common import (
     card_text,
     cards_text,
     headline,
+    level_text,
     listed,
     move_text,
     shown_suit,
@@ -35,7 +36,7 @@ def replay_report(replay) -> str:
         mark = ("outcome" if step.rank_cost > 0 else f"{rules.unit} only" if step.cost > 0 else "")
         outcome = ""
         if step.level_before is not None and step.level_after != step.level_before:
-            outcome = f"{step.level_before} -> {step.level_after}"
+            outcome = f"{level_text(step.level_before)} -> {level_text(step.level_after)}"
         rows.append([step.trick, step.seat, move_text(step.card, step.pair, deal),
                      f"{step.before[0]} - {step.before[1]}", f"{step.after[0]} - {step.after[1]}",
                      step.cost or "", outcome, mark,

@@ -16,6 +16,7 @@ from .common import (
     card_text,
     game_sections,
     headline,
+    level_text,
     listed,
     move_text,
     position_table,
@@ -46,7 +47,7 @@ def move_outcome_text(move, rules: RuleSet) -> str:
     if move.level is None:
         return ""
     if move.winner is None:
-        return move.level
+        return level_text(move.level)
     return f"{side_label(rules, move.winner - 1)}: {move.level}"
 
 

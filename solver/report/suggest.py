@@ -6,8 +6,7 @@ from collections.abc import Iterable
 
 from tabulate import tabulate
 
-from stich.games.base import LEVEL_WORDS
-from stich.report.common import UNIT_WORDS, mean_text, share_text
+from stich.report.common import UNIT_WORDS, level_text, mean_text, share_text
 from stich.view.suggest import Judgement, Suggestion
 
 
@@ -115,15 +114,6 @@ def _table_notes(a) -> list[str]:
         notes.append("(expected rung: the mean rung of the outcome's ladder, higher is better for the seat: "
                      + ", ".join(f"{rung} {level_text(level)}" for rung, level in a.rungs) + ")")
     return notes
-
-
-def level_text(level: str) -> str:
-    """A level as the table prints it: the ladder's name where it says who won and by how much
-    ("simple (1, own side)"), a player's words for a level that names no side (a label without
-    a side is the bare key: "Ständer (10–10)", "the draw"); ``--json`` keeps the ladder's
-    names."""
-    words = LEVEL_WORDS.get(level)
-    return words.removeprefix("a ") if words else level
 
 
 def judgement_rows(replay_steps, judgements: Iterable[Judgement]) -> list[list]:
