@@ -188,23 +188,27 @@ def _player_game_words(row: TacticSummary, table: dict | None, d: int, unit: str
     where = ("Where the other side plays by PIMC (it sees what a player sees)" if table["opponent"] == "player"
              else "Against perfect play by the other side")
     own = "own play by PIMC" if table["mover"] == "player" else "own double-dummy play"
-    return (f" {where}, on {mine['deals']} deals: following it costs {_game_figure(mine['uniform'], d, words=True)} "
-            f"{unit} a deal against the seat's {own}, a random card {_x(mine['random']['mean'], d)}; advice − "
-            f"random {_game_figure(mine['random_minus_advice'], d, -1, words=True)}.")
+    cost, vs_random = _game_estimate(mine, "uniform"), _game_estimate(mine, "random_minus_advice", -1)
+    return (f" {where}, on {mine['deals']} deals: following it costs {_in_words(cost, d)} {unit} a deal "
+            f"against the seat's {own}, a random card {_x(mine['random']['mean'], d)}; advice − random "
+            f"{_in_words(vs_random, d)}.")
 
 
-def _game_figure(est: dict, d: int, sign: int = 1, words: bool = False) -> str:
-    """A figure of the player's game from its JSON (mean and interval) times ``sign`` (the
-    interval turned round with it): '4.6 [3.0, 6.7]' in a table, '4.6 (3.0 to 6.7)' in words."""
-    mean, (low, high) = est["mean"], est["interval"]
-    if _nan(mean):
-        return "–"
-    if _nan(low) or _nan(high):
-        return _x(sign * mean, d)
-    low, high = sorted((sign * low, sign * high))
-    if words:
-        return f"{_x(sign * mean, d)} ({_x(low, d)} to {_x(high, d)})"
-    return f"{_x(sign * mean, d)} [{_x(low, d)}, {_x(high, d)}]"
+def _game_estimate(row: dict, key: str, sign: int = 1) -> Estimate:
+    """A figure of the player's game (``row[key]``: its JSON mean and interval, None for NaN)
+    times ``sign``, the interval turned round with it."""
+    est = row[key]
+    mean, low, high = (math.nan if x is None else sign * x for x in (est["mean"], *est["interval"]))
+    low, high = (high, low) if sign < 0 else (low, high)
+    return Estimate(mean, low, high, row["deals"])
+
+
+def _in_words(est: Estimate, digits: int) -> str:
+    """'4.6 (3.0 to 6.7)': ``_ci`` for a sentence, where a range with a dash would misread
+    negative ends."""
+    if _nan(est.low):
+        return _x(est.mean, digits)
+    return f"{_x(est.mean, digits)} ({_x(est.low, digits)} to {_x(est.high, digits)})"
 
 
 def _range(est: Estimate, digits: int) -> str:
@@ -365,8 +369,8 @@ def player_game_text(summary: StudySummary, prefix: str | None) -> str | None:
         return None
     d = _digits(summary.unit)
     unit = UNIT_WORDS.get(summary.unit or "", summary.unit or "the game's unit")
-    rows = [[_short(row["tactic"], prefix), row["deals"], _game_figure(row["uniform"], d),
-             _game_figure(row["random"], d), _game_figure(row["random_minus_advice"], d, -1)]
+    rows = [[_short(row["tactic"], prefix), row["deals"], _ci(_game_estimate(row, "uniform"), d),
+             _ci(_game_estimate(row, "random"), d), _ci(_game_estimate(row, "random_minus_advice", -1), d)]
             for row in table["tactics"]]
     head = _fill(f"In the player's game ({PLAYERS[(table['opponent'], table['mover'])]}; {table['layouts']} "
                  f"layouts per decision). Cost: {table['estimand']}; {unit}.")
@@ -559,9 +563,7 @@ def tactic_report(summary: StudySummary, game: str | None = None) -> str:
              f"costs in {unit}; [95% intervals] over deals (bootstrap; each on its own, not adjusted for the "
              f"many figures), p from a sign-flip test over deals (Holm over the tactics)")
     parts = [_fill(title), ""]
-    for t in summary.tactics:                  # one paragraph each, a blank line between
-        parts += [_fill(answer(t, summary.player_game)), ""]
-    parts.pop()
+    parts.append("\n\n".join(_fill(answer(t, summary.player_game)) for t in summary.tactics))
     apart = different_deals(summary, prefix)
     parts += ([_fill(apart)] if apart else []) + [""]
     parts += [_fill(sentence(t)) for t in summary.tactics]

@@ -136,10 +136,11 @@ def layout_rungs(deal: Deal, seat: int, engine, keep_tt: bool, limits=None):
         return NO_LADDER
     engine.new_search()
     session = Session(deal, position, engine, keep_tt, limits or Limits())
-    if not session.ladder():
+    ladder = session.ladder()
+    if not ladder:
         return NO_LADDER
     side = RuleSet.side_of(seat)
-    middle = undecided_rank(session.ladder())
+    middle = undecided_rank(ladder)
     try:
         root = session.guarded(lambda: forced_rung(session))
         maximiser = session.maximising()
