@@ -614,3 +614,6 @@ def test_a_level_no_side_wins_is_said_in_words_in_the_card_table(command):
     assert rows and "Ständer (10–10)" in rows[0] and "staender" not in result.stdout
     data = json.loads(run(command, str(EXAMPLES / "elfern-played.toml"), "--json").stdout)
     assert "staender" in json.dumps(data)
+    if command == "analyze":                 # the explorer shows the words the JSON gives
+        row = next(r for r in data["seats"][0]["moves"] if "♦J" in r["cards"])
+        assert row["outcome"] == {"level": "staender", "winner": None, "words": "Ständer (10–10)"}

@@ -101,12 +101,14 @@ def file_moves(path: Path) -> list[str]:
 
 
 def shown_value(row: dict, deal: Deal) -> str:
-    """A card's value as the page writes it: totals, loss, outcome (as stich analyze's table)."""
+    """A card's value as the page writes it: totals, loss, outcome (as stich analyze's table,
+    a level no side wins in a player's words)."""
+    from stich.report.common import level_text
     text = f"{row['totals'][0]}–{row['totals'][1]}" + (f" −{row['loss']}" if row["loss"] else "")
     outcome = row["outcome"]
     if outcome:
         level, winner = outcome["level"], outcome["winner"]
-        text += " " + (f"{side_label(deal.rule_set, winner - 1)}: {level}" if winner else level)
+        text += " " + (f"{side_label(deal.rule_set, winner - 1)}: {level}" if winner else level_text(level))
     return text
 
 

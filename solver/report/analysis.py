@@ -74,6 +74,7 @@ def analysis_json(analysis: Analysis) -> dict:
         "moves": [{"cards": [card_text(c, deal) for c in row.cards], "totals": list(row.totals),
                    **({"announce": shown_suit(row.pair, deal)} if row.pair is not None else {}),
                    "loss": row.loss, "optimal": row.optimal,
-                   "outcome": {"level": row.level, "winner": row.winner} if row.level else None}
+                   "outcome": ({"level": row.level, "winner": row.winner, "words": level_text(row.level)}
+                               if row.level else None)}
                   for row in analysis.rows],
     }

@@ -157,7 +157,8 @@ function rowFor(analysis, card, suit) {
 
 function outcomeText(outcome) {
   if (!outcome) return "";
-  return outcome.winner ? `${state.position.sides[outcome.winner - 1]}: ${outcome.level}` : outcome.level;
+  // a level no side wins in a player's words ("Ständer (10–10)"), as the text reports say it
+  return outcome.winner ? `${state.position.sides[outcome.winner - 1]}: ${outcome.level}` : (outcome.words ?? outcome.level);
 }
 
 function valueText(row) {
