@@ -62,8 +62,8 @@ def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
                    "layout, not its exact total (no expected totals; about half the search at "
                    "the first card of a whole deal).")
 @click.option("--all-totals", "all_totals", is_flag=True,
-              help="Every card's expected total (default: only those of the cards that can be "
-                   "the best card or the runner-up by their expected level).")
+              help="Every card's expected total (default: only those that break a tie in the "
+                   "expected level for the best card or the runner-up).")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Worker processes (default: all cores; 1 solves in this process).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDR",
@@ -95,9 +95,10 @@ def suggest_command(deal_file: str, seat: int | None, samples: int | None, seed:
     Played cards are named where they came from.  A void shown by a failure to follow
     (where following is compulsory) is respected in every layout.
 
-    With --objective score only the cards that can be the best card or the runner-up by
-    their expected level get exact totals (the others: "not needed"; P(dd best) may then be
-    by the level alone, "P(best rung)").  --all-totals: every card's; --no-totals: none.
+    With --objective score a card gets its exact total only where the total breaks a tie in
+    the expected level for the best card or the runner-up (the others: "not needed"; P(dd
+    best) may then be by the level alone, "P(best rung)").  --all-totals: every card's;
+    --no-totals: none.
 
     --node-limit / --time-limit apply to each layout: a layout that hits them is left out
     of the figures and counted apart ("NOT EXACT" in the report; "exact": false and

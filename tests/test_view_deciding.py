@@ -49,10 +49,17 @@ def test_card_totals_are_the_full_solves(text):
 
 
 def test_deciding_groups():
+    """A total decides only where it breaks a tie for the best card or the runner-up."""
     assert deciding_groups({"a": 5, "b": 5, "c": 4}) == [5]
-    assert deciding_groups({"a": 5, "b": 4, "c": 4, "d": 3}) == [5, 4]
-    assert deciding_groups({"a": 5}) == [5]
+    assert deciding_groups({"a": 5, "b": 5, "c": 4, "d": 4}) == [5]
+    assert deciding_groups({"a": 5, "b": 4, "c": 4, "d": 3}) == [4]
+    assert deciding_groups({"a": 5, "b": 4, "c": 3, "d": 3}) == []
+    assert deciding_groups({"a": 5}) == []
     assert deciding_groups({"a": 2, "b": 2}) == [2]
+    # with the best card's total asked for too
+    assert deciding_groups({"a": 5, "b": 4, "c": 4}, best=True) == [5, 4]
+    assert deciding_groups({"a": 5, "b": 4, "c": 3}, best=True) == [5]
+    assert deciding_groups({"a": 5, "b": 5, "c": 4}, best=True) == [5]
 
 
 SPOTS = [("scharwenzel", 11, 20), ("scharwenzel", 21, 8), ("schafkopf2", 12, 20), ("schafkopf2", 22, 6),
@@ -68,12 +75,13 @@ def info_at(game: str, seed: int, plies: int):
 
 
 def printed(s):
-    """Everything the advice prints, with P(dd best) only where it is printed as such."""
+    """Everything the advice prints, with P(dd best) only where it is printed as such, and the
+    difference in totals to the runner-up only where it was searched."""
     a = s.advice
     cards = {v.card: (v.mean, v.interval, v.mean_rank, v.levels,
                       v.p_best if a.p_best_by == "total" else None) for v in a.cards}
-    return (a.best, a.runner_up, a.margin, a.margin_interval, a.measure, a.tied, a.total_margin,
-            a.total_interval, [v.card for v in a.cards if v.mean is not None]), cards
+    return (a.best, a.runner_up, a.margin, a.margin_interval, a.measure, a.tied,
+            [v.card for v in a.cards if v.mean is not None]), cards
 
 
 @pytest.mark.parametrize("objective", ["score", "total"])
@@ -84,6 +92,10 @@ def test_deciding_prints_what_every_total_gives(game, seed, plies, objective):
     some = suggest(info, samples=10, seed=3, objective=objective, jobs=1, tt_megabytes=8)
     (head, cards), (head_all, cards_all) = printed(some), printed(every)
     assert head[:-1] == head_all[:-1]
+    # the totals' difference breaks a tie in the expected rung: there it is always searched
+    a = some.advice
+    if a.total_margin is not None or a.margin == 0:
+        assert (a.total_margin, a.total_interval) == (every.advice.total_margin, every.advice.total_interval)
     # the same order, but among cards of one expected rung whose totals are not all known,
     # which keep the listing's order
     assert [v.mean_rank for v in some.advice.cards] == [v.mean_rank for v in every.advice.cards]
@@ -101,9 +113,11 @@ def test_deciding_prints_what_every_total_gives(game, seed, plies, objective):
         assert not left and some.advice.totals == "all"
     else:
         # a total left out belongs to a card below every card that could be best or runner-up
-        # (the runner-up's rung: the top one when tied there, else the second)
+        # (the runner-up's rung: the top one when tied there, else the second), or to a card
+        # alone on its expected rung, which the rung places whatever its total
         cut = every.advice.cards[1].mean_rank
-        assert all(v.mean_rank < cut for v in left)
+        ranks = [v.mean_rank for v in every.advice.cards]
+        assert all(v.mean_rank < cut or ranks.count(v.mean_rank) == 1 for v in left)
         assert some.advice.totals == ("deciding" if left else "all")
 
 
@@ -151,9 +165,11 @@ def test_pimc_card_is_suggest_card(game, seed, plies):
 
 
 def test_report_marks_the_totals_not_needed():
+    """Cards tied on the top expected rung get their totals and the others print "not
+    needed"; where the rungs alone decide, the table has no totals' columns and says why."""
     from stich.report.suggest import NOT_NEEDED, suggest_json, suggest_report
     from stich.view import read_view
-    info = read_view("examples/scharwenzel-ending.toml", 3)
+    info = read_view("examples/hidden/scharwenzel-hidden.toml", 3)
     s = suggest(info, samples=20, seed=0, jobs=1, tt_megabytes=8)
     assert s.advice.totals == "deciding"
     data = suggest_json(s)
@@ -162,8 +178,18 @@ def test_report_marks_the_totals_not_needed():
     assert data["p_best_by"] == "rung"
     text = suggest_report(s)
     assert "not needed" in text and "P(best rung)" in text and "P(dd best)" not in text
+    assert "expected tricks" in text and "no expected totals" not in text
     every = suggest_report(suggest(info, samples=20, seed=0, jobs=1, tt_megabytes=8, totals="all"))
     assert "not needed" not in every and "P(dd best)" in every
+
+    alone = suggest(read_view("examples/scharwenzel-ending.toml", 3), samples=20, seed=0, jobs=1,
+                    tt_megabytes=8)
+    ranks = [v.mean_rank for v in alone.advice.cards]
+    assert len(set(ranks[:2])) == 2 and ranks.count(ranks[1]) == 1    # the rungs decide alone
+    assert alone.advice.totals == "deciding" and all(v.mean is None for v in alone.advice.cards)
+    text = suggest_report(alone)
+    assert "expected tricks" not in text and "no expected totals" in text
+    assert all(c["expected_total_note"] == NOT_NEEDED for c in suggest_json(alone)["cards"])
 
 
 def test_ctrl_c_in_the_second_round_keeps_the_layouts_with_their_totals(monkeypatch):
@@ -219,7 +245,7 @@ def test_p_dd_best_is_exact_where_every_card_on_a_top_rung_has_its_total():
         return (card, total, None if total is None else 10 - total, "level", rank, False)
 
     full = [[row("A", 5, 2), row("B", 6, 2), row("C", 9, 1)],
-            [row("A", 7, 2), row("B", 3, 1), row("C", 8, 1)],
+            [row("A", 7, 2), row("B", 3, 2), row("C", 8, 1)],
             [row("A", 4, 2), row("B", 4, 2), row("C", 1, 0)]]
     assert deciding_cards(full, "score") == {"A", "B"}
     some = [[r if r[0] != "C" else (r[0], None, None, *r[3:]) for r in rows] for rows in full]

@@ -77,7 +77,7 @@ def _card_table(s: Suggestion) -> str:
     a = s.advice
     unit = s.info.deal.rule_set.unit
     rows = []
-    totals = a.totals != "none"                   # --no-totals: rungs only
+    totals = _totals_shown(a)
     for v in a.cards:
         interval = "exact" if s.mode == "exact" and s.exact else (
             f"{v.interval[0]:.2f}–{v.interval[1]:.2f}" if v.interval else "-")
@@ -96,15 +96,24 @@ def _card_table(s: Suggestion) -> str:
     return tabulate(rows, headers=headers + ["outcome levels"], colalign=align + ["left"], disable_numparse=True)
 
 
+def _totals_shown(a) -> bool:
+    """Does the table have the expected totals' columns?  Not with --no-totals, nor where the
+    rungs alone decided and no total was searched."""
+    return a.totals != "none" and any(v.mean is not None for v in a.cards)
+
+
 def _table_notes(a) -> list[str]:
     """What a table without every total means (one line each)."""
     notes = []
     if not a.exact and any(v.mean is not None and v.interval is None for v in a.cards):
         notes.append("(interval -: every layout drawn gave the card the same total, or only one was "
                      "drawn; the sample cannot bound the layouts not drawn)")
-    if a.totals == "deciding":
-        notes.append("(not needed: its expected rung is below those of the cards that can be best or "
-                     "runner-up; --all-totals shows it)")
+    if a.totals == "deciding" and _totals_shown(a):
+        notes.append("(not needed: the card's expected rung places it without its total; "
+                     "--all-totals shows it)")
+    elif a.totals == "deciding":
+        notes.append("(no expected totals: the expected rungs alone name the best card and the "
+                     "runner-up; --all-totals adds them)")
     if a.p_best_by == "rung":
         notes.append("(P(best rung): share of layouts where the card forces the best rung of any card)")
     if sum(v.p_best for v in a.cards) > 1 + 1e-9:

@@ -1,11 +1,13 @@
 """Which cards' exact totals decide the player's view, and those totals on one layout.
 
 Under the score objective the advice orders the cards by expected outcome rung, then by
-expected total.  Once every card's rung is known on every layout (``layout_rungs``), only the
-totals of the cards that can still be the best card or the runner-up matter: the cards on the
-top expected rung, and when that is one card, the cards on the second expected rung (the
-runner-up is the best of them by expected total).  The expected rungs are compared as integer
-sums over the same layouts, never as floats.  ``card_totals`` then finds those cards' exact
+expected total.  Once every card's rung is known on every layout (``layout_rungs``), a total
+matters only where it breaks a tie that names the best card or the runner-up: the cards on the
+top expected rung when several share it, else the cards on the second expected rung when
+several share that (the runner-up is the best of them by expected total).  A card alone on
+its rung is placed by the rung, and where the top two rungs are one card's each the rungs
+decide everything.  The expected rungs are compared as integer sums over the same layouts,
+never as floats.  ``card_totals`` then finds those cards' exact
 totals on a layout, one exact search after each card, and nothing for the other cards.
 """
 
@@ -33,21 +35,25 @@ def rank_sums(per_layout: list[list[tuple]]) -> dict[str, int] | None:
     return sums
 
 
-def deciding_groups(sums: dict[str, int]) -> list[int]:
-    """The rung sums whose cards' totals decide: the top one, and the second one when the top
-    sum is one card's alone (the runner-up is then chosen among the second)."""
+def deciding_groups(sums: dict[str, int], best: bool = False) -> list[int]:
+    """The rung sums whose cards' totals decide: the top one when several cards share it,
+    else the second one when several share that (the runner-up is chosen among them), else
+    none.  ``best``: the top sum in any case (a caller that prints the best card's total)."""
     levels = sorted(set(sums.values()), reverse=True)
-    top = [card for card, s in sums.items() if s == levels[0]]
-    return levels[:1] if len(top) > 1 or len(levels) == 1 else levels[:2]
+    shared = [s for s in levels[:2] if sum(1 for v in sums.values() if v == s) > 1]
+    groups = shared[:1]
+    return sorted({levels[0], *groups}, reverse=True) if best else groups
 
 
-def deciding_cards(per_layout: list[list[tuple]], objective: str, extra: Iterable[str] = ()) -> set[str]:
-    """The cards whose expected totals the advice needs (``extra``: cards a caller reads too)."""
+def deciding_cards(per_layout: list[list[tuple]], objective: str, extra: Iterable[str] = (),
+                   best: bool = False) -> set[str]:
+    """The cards whose expected totals the advice needs (``extra``: cards a caller reads too;
+    ``best``: the best card's too)."""
     cards = {row[0] for row in per_layout[0]}
     sums = rank_sums(per_layout) if objective == "score" else None
     if sums is None:
         return cards
-    groups = deciding_groups(sums)
+    groups = deciding_groups(sums, best)
     return {card for card, s in sums.items() if s in groups} | (set(extra) & cards)
 
 

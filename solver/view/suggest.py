@@ -279,7 +279,8 @@ class Advice:
     total_margin: float | None = None
     total_interval: tuple[float, float] | None = None
     # whose expected totals are known: "all", "deciding" (only those that decide the best card
-    # and the runner-up: ``stich.view.decide``) or "none" (``totals="none"``)
+    # and the runner-up, ``stich.view.decide``: none where the rungs decide) or "none"
+    # (``totals="none"``)
     totals: str = "all"
     # P(dd best) by "total" (the rung, then the total: exact where every card on a layout's top
     # rung has its total) or by the "rung" alone (P(best rung))
@@ -378,11 +379,13 @@ def total_bounds(table: dict[Any, list[Row]], so_far: tuple[float, float] | None
 
 
 def aggregate(per_layout: list[list[Row]], exact: bool, objective: str,
-              so_far: tuple[float, float] | None = None) -> Advice:
+              so_far: tuple[float, float] | None = None, mode: str | None = None) -> Advice:
     """Combine the per-layout verdicts into the advice (every card on the same layouts).  A
     card's expected total is given where its total is known on every layout; the cards of an
     expected rung are ordered by expected total only when all of theirs are known (else they
-    keep the listing's order), and P(dd best) goes by the total only when every card's is."""
+    keep the listing's order), and P(dd best) goes by the total only when every card's is.
+    ``mode``: the ``totals`` the rows were solved with, if known ("deciding" stays so where the
+    rungs decided without any total)."""
     k = len(per_layout)
     cards = [row[0] for row in per_layout[0]]
     table: dict[Any, list[Any]] = {card: [] for card in cards}
@@ -430,7 +433,8 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str,
             total_margin, total_interval = mean_interval(
                 [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact, bounds=margin_bounds)
         tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
-    totals = "all" if with_totals else "none" if not any(known.values()) else "deciding"
+    totals = ("all" if with_totals else "deciding" if mode == "deciding" or any(known.values())
+              else "none")
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
                   totals, "total" if by_total or not use_rank else "rung",
@@ -525,7 +529,7 @@ def suggest(info: InfoSet, *, samples: int | None = None, seed: int = 0, exact: 
         results, stopped = [stop.rows[i] for i in sorted(stop.rows)], "interrupt"
     kept = [rows for rows in results if rows is not None]
     # a layout left out makes even an enumeration of every layout inexact
-    advice = (aggregate(kept, is_exact and len(kept) == len(texts), objective, won_so_far(info))
+    advice = (aggregate(kept, is_exact and len(kept) == len(texts), objective, won_so_far(info), mode)
               if kept else None)
     return Suggestion(info, advice, count, "exact" if is_exact else "samples",
                       None if is_exact else seed, objective, time.perf_counter() - started,
@@ -547,23 +551,25 @@ def won_so_far(info: InfoSet) -> tuple[int, int] | None:
 def solve_deciding(jobs: list[tuple], objective: str, workers: int | None, dask_address: str | None,
                    tt_megabytes: int, progress=None, limits=None, mode: str = "deciding",
                    owner: list[int] | None = None,
-                   extra: dict[int, tuple[str, ...]] | None = None) -> list[list[Row] | None]:
+                   extra: dict[int, tuple[str, ...]] | None = None,
+                   best: bool = False) -> list[list[Row] | None]:
     """``solve_layouts`` for ``totals`` ``mode``.  "deciding" under the score objective: first
     every card's rung on every layout, then the exact totals of the deciding cards
     (``decide.deciding_cards``) on every layout, again until the layouts left out by the
     limits change nothing.  ``owner``: the advice each job belongs to (default: one for all),
-    ``extra``: per advice, cards whose totals its caller reads too.  Ctrl-C in the second pass
+    ``extra``: per advice, cards whose totals its caller reads too; ``best``: the best card's
+    total too, wherever the rungs alone decide it.  Ctrl-C in the second pass
     keeps the layouts with every deciding card's total (``LayoutsInterrupted``)."""
     if mode != "deciding" or objective != "score":
         return solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
                              mode == "all" or objective != "score")
     with kept_pool():                   # both rounds on the same workers
         return _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
-                           owner or [0] * len(jobs), extra or {})
+                           owner or [0] * len(jobs), extra or {}, best)
 
 
 def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, limits, owner,
-                extra) -> list[list[Row] | None]:
+                extra, best) -> list[list[Row] | None]:
     """``solve_deciding``'s rounds: the rungs, then the deciding totals until nothing is missing."""
     spent: dict | None = {} if limits is not None and limits.any else None
     results = solve_layouts(jobs, objective, workers, dask_address, tt_megabytes, progress, limits,
@@ -575,7 +581,7 @@ def _two_rounds(jobs, objective, workers, dask_address, tt_megabytes, progress, 
                     if o == n and rows is not None}
             if not mine:
                 continue
-            need = deciding_cards(list(mine.values()), objective, extra.get(n, ()))
+            need = deciding_cards(list(mine.values()), objective, extra.get(n, ()), best)
             for i, rows in mine.items():
                 # a worker's guessed totals of other cards are dropped: what is shown never
                 # depends on which worker solved what
@@ -707,7 +713,8 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
                limit: int = EXACT_LIMIT, progress=None, limits=None,
                totals: bool | str = "deciding") -> list[Judgement]:
     """The player's-view judgement of every card in ``deal``'s play, from its player's seat.
-    ``totals`` as for ``suggest`` (the played card's total is always found).
+    ``totals`` as for ``suggest`` (the played card's and the best card's totals are always
+    found: the judgement prints both).
     ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
     (counted in ``left_out``); a card whose every layout hit them is not judged."""
     steps: list[tuple[int, int, Card, Any, Any, bool]] = []
@@ -729,7 +736,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             owner.append(n)
     reads = {n: (step[2].text(deal.notation),) for n, step in enumerate(steps)}   # the played card
     rows = solve_deciding(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits,
-                          totals_mode(totals), owner=owner, extra=reads)
+                          totals_mode(totals), owner=owner, extra=reads, best=True)
     grouped: list[list] = [[] for _ in steps]
     for n, r in zip(owner, rows):
         grouped[n].append(r)
