@@ -835,6 +835,9 @@ function viewSummary(result) {
   return `${how}; ${result.seconds.toFixed(1)} s`;
 }
 
+// the report's note on a total left out (stich suggest prints it under its table)
+const NOT_NEEDED_TIP = "not needed: the card's expected rung places it without its total (stich suggest --all-totals shows it)";
+
 function renderViewCards(result) {
   const body = $("view-cards").querySelector("tbody");
   body.replaceChildren();
@@ -851,7 +854,8 @@ function renderViewCards(result) {
     const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${words[name] || name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
-    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : meanText(c.expected_total) }),
+    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : meanText(c.expected_total),
+      title: c.expected_total === null ? NOT_NEEDED_TIP : null }),
     el("td", { text: c.expected_total === null ? "" : interval }),
     el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : meanText(c.expected_rung) }),
     el("td", { text: levels })));
