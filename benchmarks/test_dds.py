@@ -9,6 +9,7 @@ the optional extra ``bench`` (``pip install -e '.[bench]'``); without it these a
 
 from __future__ import annotations
 
+import statistics
 import time
 
 import pytest
@@ -53,7 +54,7 @@ def test_dds(bench, engine, record, mapped, what):
     theirs_rec = record(DDS_SET.name, f"dds {what}")
     ours_rec = record(DDS_SET.name, f"{what} (vs DDS)")
     call = _dds("OptimalOne" if what == "value" else "Default")
-    answers = {}
+    answers, trick_nodes = {}, []
 
     def go():
         for seed, deal, _, ep in mapped:
@@ -63,6 +64,7 @@ def test_dds(bench, engine, record, mapped, what):
                 mine = measure_solve(deal, engine, seed, objective="total")
             ours_rec.seconds.append(mine.seconds)
             ours_rec.nodes.append(mine.nodes)
+            trick_nodes.append(engine.trick_nodes)      # one thread: the engine's own count
             started = time.perf_counter()
             answer = call(ep)
             theirs_rec.seconds.append(time.perf_counter() - started)
@@ -94,4 +96,11 @@ def test_dds(bench, engine, record, mapped, what):
     finish(bench, theirs_rec)
     bench.extra_info.update({f"stich_{k}": (round(v, 4) if isinstance(v, float) else v)
                                  for k, v in ours_rec.stats().items()})
+    # DDS's node count is of the nodes at a trick's start (its "trick nodes"); stich's are
+    # every node.  Like for like: stich's nodes at a trick's start beside DDS's.
+    bench.extra_info.update({"stich_trick_nodes": sum(trick_nodes),
+                             "stich_trick_nodes_median": statistics.median(trick_nodes)})
+    print(f"\n{what}: nodes at a trick's start, median (sum): stich {statistics.median(trick_nodes):,.0f} "
+          f"({sum(trick_nodes):,}), DDS {statistics.median(theirs_rec.nodes):,.0f} ({sum(theirs_rec.nodes):,}); "
+          f"stich's every node {statistics.median(ours_rec.nodes):,.0f} ({sum(ours_rec.nodes):,})")
     assert not theirs_rec.mismatches, "\n".join(theirs_rec.mismatches)

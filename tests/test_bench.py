@@ -10,6 +10,7 @@ from clirun import one_line_error
 from clirun import run as cli_run
 
 from stich.cli.bench import bench_command
+from stich.deals.dealing import random_deal
 from stich.run.bench import (
     SWITCHES,
     DealSet,
@@ -184,3 +185,29 @@ def test_a_solve_stopped_by_ctrl_c_ends_the_measuring_and_is_not_counted(monkeyp
     assert result.exit_code == 130 and "interrupted" in result.stderr
     data = json.loads(result.stdout)
     assert data["interrupted"] is True and data["total"]["deals"] == 2 and len(calls) == 3
+
+
+@pytest.mark.parametrize("game", ["scharwenzel", "schafkopf2", "elfern"])
+def test_trick_nodes_count_the_nodes_at_a_tricks_start(game):
+    """``Engine.trick_nodes`` (the figure DDS counts as its nodes) counts the value search's
+    nodes where a trick starts: at the start of the last trick every node, inside it none,
+    from the last card of the trick before every node but the root; over a whole deal some of
+    them.  ``reset_nodes`` clears both counts."""
+    deal = random_deal(game, 3)
+    line = solve(deal).line
+    seats = deal.position().seats
+    engine = new_engine(8)
+
+    def counts(cards_left: int) -> tuple[int, int]:
+        measure_value(deal.after(list(line[:len(line) - cards_left])), engine)
+        return engine.nodes, engine.trick_nodes
+
+    nodes, tricks = counts(seats)
+    assert nodes >= 1 and tricks == nodes
+    assert all(counts(k)[1] == 0 for k in range(1, seats))
+    nodes, tricks = counts(seats + 1)
+    assert nodes >= 2 and tricks == nodes - 1
+    nodes, tricks = counts(len(line))
+    assert 0 < tricks < nodes
+    engine.reset_nodes()
+    assert engine.nodes == engine.trick_nodes == 0

@@ -429,6 +429,7 @@ cdef class Engine:
         self._forget()
         self.layouts_of = None
         self.s.c.nodes = 0
+        self.s.c.trick_nodes = 0
         recheck(&self.s.c)
 
     def next_layout(self, token):
@@ -827,8 +828,15 @@ cdef class Engine:
     def nodes(self):
         return self.s.c.nodes
 
+    @property
+    def trick_nodes(self):
+        """The nodes at a trick's start (the root's too): what DDS counts as its nodes, for
+        comparing node counts with it."""
+        return self.s.c.trick_nodes
+
     def reset_nodes(self):
         self.s.c.nodes = 0
+        self.s.c.trick_nodes = 0
         recheck(&self.s.c)
 
     def stats(self):

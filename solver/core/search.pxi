@@ -389,6 +389,7 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
         return 0                # meaningless: the caller sees ``aborted`` and unwinds
     t.ttmove = -1
     if tpos == 0:
+        c.trick_nodes += 1
         if c.tricks_left <= 1:
             if Mode is Tracking:
                 if c.tricks_left == 1:

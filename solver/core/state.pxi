@@ -158,6 +158,7 @@ ctypedef struct Ctx:
     uint32_t obj_id             # objective_id, worked out when the objective is set
     int value_bits              # bits to number a value class
     uint64_t nodes
+    uint64_t trick_nodes        # nodes at a trick's start, the root's too (DDS counts these)
     uint64_t tt_probes          # this engine's probes, hits and stores of the exact table
     uint64_t tt_hits
     uint64_t tt_stores
