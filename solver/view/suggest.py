@@ -421,24 +421,32 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str,
     views.sort(key=_order(views, sums, use_rank), reverse=True)   # stable: ties keep the listing
     best = views[0].card
     runner = views[1].card if len(views) > 1 else None
-    margin = margin_interval = total_margin = total_interval = None
-    tied = False
-    if runner is not None:
-        col = 4 if use_rank else 1
-        diffs = [a[col] - b[col] for a, b in zip(table[best], table[runner])]
-        margin, margin_interval = mean_interval(diffs, exact, bounds=None if use_rank else margin_bounds)
-        if all(d == 0 for d in diffs):
-            margin_interval = (0, 0)
-        if known[best] and known[runner]:
-            total_margin, total_interval = mean_interval(
-                [a[1] - b[1] for a, b in zip(table[best], table[runner])], exact, bounds=margin_bounds)
-        tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(table[best], table[runner]))
+    margin, margin_interval, total_margin, total_interval, tied = (
+        _margins(table[best], table[runner], exact, use_rank, margin_bounds, known[best] and known[runner])
+        if runner is not None else (None, None, None, None, False))
     totals = ("all" if with_totals else "deciding" if mode == "deciding" or any(known.values())
               else "none")
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
                   totals, "total" if by_total or not use_rank else "rung",
                   tuple(sorted(((rung, level) for level, rung in rung_of.items()), reverse=True)))
+
+
+def _margins(best: list, runner: list, exact: bool, use_rank: bool, bounds, totals_known: bool) -> tuple:
+    """Best minus runner-up on the same layouts (their rows): the margin in the deciding
+    measure and its interval, the margin in totals and its interval (None where a total is
+    not known), and whether the two are equal on every layout."""
+    col = 4 if use_rank else 1
+    diffs = [a[col] - b[col] for a, b in zip(best, runner)]
+    margin, interval = mean_interval(diffs, exact, bounds=None if use_rank else bounds)
+    if all(d == 0 for d in diffs):
+        interval = (0, 0)
+    total_margin = total_interval = None
+    if totals_known:
+        total_margin, total_interval = mean_interval([a[1] - b[1] for a, b in zip(best, runner)], exact,
+                                                     bounds=bounds)
+    tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(best, runner))
+    return margin, interval, total_margin, total_interval, tied
 
 
 def _order(views: list[CardView], sums: dict[str, int], use_rank: bool) -> Callable:
