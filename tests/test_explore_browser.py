@@ -256,6 +256,10 @@ def check_players_view(page: Page, deal: Deal):
     assert page.hidden_cards() == expected["hidden_cards"]
     assert f"{expected['consistent_layouts']:,} consistent layouts" in page.text("#view-what")
     assert page.text("#view-advice") == f"Play {expected['best']}: {expected['sure']}."
+    assert page.text("#view-notes") == " ".join(" ".join(expected["notes"]).split())   # the report's notes
+    # the totals' columns are shown where some card has a total
+    shown = page.page.eval_on_selector("#view-cards th:nth-child(2)", "th => getComputedStyle(th).display")
+    assert (shown != "none") == any(c["expected_total"] is not None for c in expected["cards"])
     page.key("v")
     page.settled(ply)
     assert page.hidden_cards() == 0

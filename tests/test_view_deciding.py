@@ -179,6 +179,7 @@ def test_report_marks_the_totals_not_needed():
     text = suggest_report(s)
     assert "not needed" in text and "P(best rung)" in text and "P(dd best)" not in text
     assert "expected tricks" in text and "no expected totals" not in text
+    assert data["notes"] and all(note in text for note in data["notes"])    # the JSON's notes are the table's
     every = suggest_report(suggest(info, samples=20, seed=0, jobs=1, tt_megabytes=8, totals="all"))
     assert "not needed" not in every and "P(dd best)" in every
 
@@ -190,6 +191,7 @@ def test_report_marks_the_totals_not_needed():
     text = suggest_report(alone)
     assert "expected tricks" not in text and "no expected totals" in text
     assert all(c["expected_total_note"] == NOT_NEEDED for c in suggest_json(alone)["cards"])
+    assert any("no expected totals" in note for note in suggest_json(alone)["notes"])
 
 
 def test_ctrl_c_in_the_second_round_keeps_the_layouts_with_their_totals(monkeypatch):

@@ -24,6 +24,7 @@ def suggest_json(s: Suggestion) -> dict:
         "totals": a.totals if a else None, "p_best_by": a.p_best_by if a else None,
         "rungs": [{"rung": rung, "level": level, "words": level_text(level)} for rung, level in a.rungs] if a else [],
         "cards": [_card_json(a, v) for v in (a.cards if a else ())],
+        "notes": _table_notes(a) if a else [],      # what the table leaves out or counts twice
         "seconds": round(s.seconds, 3),
     }
     if not s.exact:

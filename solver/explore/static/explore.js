@@ -835,13 +835,14 @@ function viewSummary(result) {
   return `${how}; ${result.seconds.toFixed(1)} s`;
 }
 
-// the report's note on a total left out (stich suggest prints it under its table)
-const NOT_NEEDED_TIP = "not needed: the card's expected rung places it without its total (stich suggest --all-totals shows it)";
-
 function renderViewCards(result) {
   const body = $("view-cards").querySelector("tbody");
   body.replaceChildren();
   $("view-advice").textContent = result ? `Play ${result.best}: ${result.sure}.` : "";
+  // the table's notes as stich suggest prints them under its table; no totals' columns where
+  // no card has a total (the rungs decided alone, or --no-totals)
+  $("view-notes").textContent = result ? (result.notes || []).join("\n") : "";
+  $("view-cards").classList.toggle("no-totals", !!result && result.cards.every(c => c.expected_total === null));
   if (!result) return;
   const heads = $("view-cards").querySelectorAll("th");
   heads[3].textContent = result.p_best_by === "rung" ? "P(best rung)" : "P(dd best)";
@@ -854,8 +855,7 @@ function renderViewCards(result) {
     const levels = Object.entries(c.levels).sort((a, b) => b[1] - a[1]).map(([name, share]) => `${words[name] || name} ${percent(share)}`).join(", ");
     body.append(el("tr", { class: c.card === result.best ? "best" : "", "data-card": c.card,
       "data-expected": String(c.expected_total), "data-p-best": String(c.p_best) },
-    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : meanText(c.expected_total),
-      title: c.expected_total === null ? NOT_NEEDED_TIP : null }),
+    el("td", { text: c.card }), el("td", { text: c.expected_total === null ? "not needed" : meanText(c.expected_total) }),
     el("td", { text: c.expected_total === null ? "" : interval }),
     el("td", { text: percent(c.p_best) }), el("td", { text: c.expected_rung === null ? "" : meanText(c.expected_rung) }),
     el("td", { text: levels })));
