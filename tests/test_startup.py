@@ -76,10 +76,12 @@ def interrupted_at(args: list[str], moment: float) -> tuple[bool, int, str]:
 
 
 def long_deal(tmp_path: Path) -> Path:
-    """A deal whose solve takes some 4 s of one core with a 1 MB table: longer than the moments."""
+    """A deal whose solve takes 3.6 s of an idle core with a 1 MB table (twice that with four at
+    once): longer than the 3 s of the moments, so that no moment meets the command's own end
+    (a signal there finds it shutting down, when Ctrl-C is ignored and the exit is 0)."""
     from stich.deals.dealing import random_deal
     path = tmp_path / "deal.toml"
-    path.write_text(random_deal("schafkopf2", 1, players=2, rules={"mariage": True}).dump())
+    path.write_text(random_deal("schafkopf2", 2, players=2, rules={"mariage": True}).dump())
     return path
 
 
