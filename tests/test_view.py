@@ -774,6 +774,12 @@ def test_equal_expected_rungs_that_differ_layout_by_layout_are_said_to_be_decide
                         False, "score")
     assert stopped.total_margin is None and stopped.sure("points").endswith(
         "(the totals that would break the tie were not computed)")
+    # every layout solved (exact): the interval of a mean of 0 is (0, 0) too, yet the outcomes
+    # still differ layout by layout
+    exact = aggregate(rows, True, "score")
+    assert exact.sure("points") == (
+        "the same expected outcome rung as B (a better outcome on some layouts, a worse one on others), "
+        "and 10 points more in expectation (exact)")
 
 
 def test_a_card_on_the_best_rung_but_with_fewer_points_is_not_called_the_best_guess():

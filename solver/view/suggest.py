@@ -287,6 +287,9 @@ class Advice:
     p_best_by: str = "total"
     # the rungs the cards reached, best first: (rung from the seat's side, its outcome level)
     rungs: tuple[tuple[int, str], ...] = ()
+    # best and runner-up equal in the deciding measure on every layout (an exact mean of 0
+    # alone does not say so)
+    same: bool = False
 
     def sure(self, unit: str = "points") -> str:
         """How sure the choice is, in words; ``unit`` names the totals ("card points")."""
@@ -295,15 +298,11 @@ class Advice:
         every = "every layout" if self.exact else "every layout solved"  # a sample proves no more
         if self.tied:
             return f"as good as {self.runner_up} on {every}"
-        if self.measure == "rung" and self.margin_interval == (0, 0):
-            same = f"the same outcome as {self.runner_up} on {every}"
-            if self.total_margin is None:          # the totals to break the tie were not found
-                return f"{same} (the totals that would break the tie were not computed)"
-            return f"{same}, and {_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}"
         if self.measure == "rung" and self.margin == 0:    # equal rung sums: the expected totals decide
-            same = (f"the same expected outcome rung as {self.runner_up} (a better outcome on some "
+            same = (f"the same outcome as {self.runner_up} on {every}" if self.same else
+                    f"the same expected outcome rung as {self.runner_up} (a better outcome on some "
                     f"layouts, a worse one on others)")
-            if self.total_margin is None:
+            if self.total_margin is None:          # the totals to break the tie were not found
                 return f"{same} (the totals that would break the tie were not computed)"
             return f"{same}, and {_by(self.total_margin, self.total_interval, self.exact, unit, 'more')}"
         words = "rungs of the outcome" if self.measure == "rung" else unit
@@ -421,32 +420,34 @@ def aggregate(per_layout: list[list[Row]], exact: bool, objective: str,
     views.sort(key=_order(views, sums, use_rank), reverse=True)   # stable: ties keep the listing
     best = views[0].card
     runner = views[1].card if len(views) > 1 else None
-    margin, margin_interval, total_margin, total_interval, tied = (
+    margin, margin_interval, same, total_margin, total_interval, tied = (
         _margins(table[best], table[runner], exact, use_rank, margin_bounds, known[best] and known[runner])
-        if runner is not None else (None, None, None, None, False))
+        if runner is not None else (None, None, False, None, None, False))
     totals = ("all" if with_totals else "deciding" if mode == "deciding" or any(known.values())
               else "none")
     return Advice(tuple(views), best, runner, margin, margin_interval,
                   "rung" if use_rank else "total", k, exact, tied, total_margin, total_interval,
                   totals, "total" if by_total or not use_rank else "rung",
-                  tuple(sorted(((rung, level) for level, rung in rung_of.items()), reverse=True)))
+                  tuple(sorted(((rung, level) for level, rung in rung_of.items()), reverse=True)), same)
 
 
 def _margins(best: list, runner: list, exact: bool, use_rank: bool, bounds, totals_known: bool) -> tuple:
     """Best minus runner-up on the same layouts (their rows): the margin in the deciding
-    measure and its interval, the margin in totals and its interval (None where a total is
-    not known), and whether the two are equal on every layout."""
+    measure, its interval and whether it is 0 on every layout, the margin in totals and its
+    interval (None where a total is not known), and whether the two are equal on every
+    layout."""
     col = 4 if use_rank else 1
     diffs = [a[col] - b[col] for a, b in zip(best, runner)]
     margin, interval = mean_interval(diffs, exact, bounds=None if use_rank else bounds)
-    if all(d == 0 for d in diffs):
+    same = all(d == 0 for d in diffs)
+    if same:
         interval = (0, 0)
     total_margin = total_interval = None
     if totals_known:
         total_margin, total_interval = mean_interval([a[1] - b[1] for a, b in zip(best, runner)], exact,
                                                      bounds=bounds)
     tied = all(a[1] == b[1] and a[4] == b[4] for a, b in zip(best, runner))
-    return margin, interval, total_margin, total_interval, tied
+    return margin, interval, same, total_margin, total_interval, tied
 
 
 def _order(views: list[CardView], sums: dict[str, int], use_rank: bool) -> Callable:
