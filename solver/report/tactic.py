@@ -189,9 +189,9 @@ def _player_game_words(row: TacticSummary, table: dict | None, d: int, unit: str
              else "Against perfect play by the other side")
     own = "own play by PIMC" if table["mover"] == "player" else "own double-dummy play"
     cost, vs_random = _game_estimate(mine, "uniform"), _game_estimate(mine, "random_minus_advice", -1)
-    return (f" {where}, on {mine['deals']} deals: following it costs {_in_words(cost, d)} {unit} a deal "
+    return (f" {where}, on {mine['deals']} deals: following it costs {_range(cost, d, ' to ')} {unit} a deal "
             f"against the seat's {own}, a random card {_x(mine['random']['mean'], d)}; advice − random "
-            f"{_in_words(vs_random, d)}.")
+            f"{_range(vs_random, d, ' to ')}.")
 
 
 def _game_estimate(row: dict, key: str, sign: int = 1) -> Estimate:
@@ -203,16 +203,11 @@ def _game_estimate(row: dict, key: str, sign: int = 1) -> Estimate:
     return Estimate(mean, low, high, row["deals"])
 
 
-def _in_words(est: Estimate, digits: int) -> str:
-    """'4.6 (3.0 to 6.7)': ``_ci`` for a sentence, where a range with a dash would misread
-    negative ends."""
-    if _nan(est.low):
-        return _x(est.mean, digits)
-    return f"{_x(est.mean, digits)} ({_x(est.low, digits)} to {_x(est.high, digits)})"
-
-
-def _range(est: Estimate, digits: int) -> str:
-    return _x(est.mean, digits) + ("" if _nan(est.low) else f" ({_x(est.low, digits)}–{_x(est.high, digits)})")
+def _range(est: Estimate, digits: int, between: str = "–") -> str:
+    """'4.6 (3.0–6.7)': ``_ci`` for a sentence; ``between`` " to " where an end may be negative
+    (a dash would misread it)."""
+    return _x(est.mean, digits) + ("" if _nan(est.low) else
+                                   f" ({_x(est.low, digits)}{between}{_x(est.high, digits)})")
 
 
 def _share(est: Estimate) -> str:
