@@ -33,6 +33,8 @@ import pytest
 from randompositions import MODES, generate_case
 
 import stich
+from stich.deals.dealing import random_deal
+from stich.games import GAMES
 from stich.model.cards import Card, parse_card, parse_cards
 from stich.search.solve import new_engine
 
@@ -868,3 +870,26 @@ def test_schwarz_at_the_last_card_is_only_schwarz(game):
         except stich.DealError:                 # the other side has won a trick already
             reachable = False
         assert reachable == schwarz, seed
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_card_inside_a_trick_leaves_the_ladder_as_it_was(game):
+    """The contract a search session relies on to share one ladder between a card played
+    inside a trick (showing no pair) and its parent: no game's ladder reads what such a card
+    changes.  Checked along seeded random whole deals of every game, the Mariage variant
+    (pairs) included, at every card of every deal."""
+    spec = GAMES[game]
+    variants = [{}] + ([{"mariage": True}] if game == "schafkopf2" else [])
+    checked = 0
+    for rules in variants:
+        for seed in range(6):
+            deal = random_deal(game, seed, players=spec.seat_counts[0], rules=rules or None)
+            position = deal.position()
+            rng = random.Random(seed)
+            while not position.is_over():
+                before = spec.ladder(position, deal)
+                position.play(rng.choice(position.legal_moves()))
+                if position.trick:          # the card did not finish its trick
+                    assert spec.ladder(position, deal) == before, (game, rules, seed, position.trick)
+                    checked += 1
+    assert checked > 0

@@ -128,7 +128,10 @@ class Game:
     options: tuple[Option, ...]
     build: BuildRules
     outcome: Callable[[Position, DealFacts], Outcome]    # (final position, deal) -> its outcome
-    ladder: Callable[[Position, DealFacts], list[Rung]]  # the outcome ladder; [] if none
+    # the outcome ladder ([] if none); it may read only what a card played inside a trick
+    # without showing a pair leaves as it was (the cards in play, points, tricks, history):
+    # a search session shares one ladder between such a card's node and its parent's
+    ladder: Callable[[Position, DealFacts], list[Rung]]
     seat_counts: tuple[int, ...] = (2,)          # the first is the default
     # How the exact value is best found for this game's trees (measured with `stich bench`):
     # the MTD driver ("mtdf": one point at a time, "step": galloping) and the first guess

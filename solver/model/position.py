@@ -165,10 +165,11 @@ class Position:
     def is_legal(self, card: Card) -> bool:
         """May the player to move play ``card``?  The one place that decides it;
         ``why_illegal`` puts a refusal into words, wanted only for an illegal card."""
-        options = self.playable(self.to_move)
+        rules, trick = self.rules, self.trick
+        options = rules.layout.playable(self, (self.leader + len(trick)) % rules.seats)
         if card not in options:
             return False
-        return not self.trick or card in self.rules.allowed(options, self.trick, self.stock_phase())[0]
+        return not trick or card in rules.allowed(options, trick, bool(self.stock))[0]
 
     def why_illegal(self, card: Card) -> str | None:
         """None if the player to move may play ``card`` (``is_legal``), else the reason in
@@ -204,13 +205,14 @@ class Position:
         """Play a card for the seat to move, at a lead maybe showing ``pair`` (the pair
         bonus); returns the trick record if it completed one.  ``check=False`` skips the
         legality checks, for moves the engine already checked."""
-        if check:
-            reason = self.why_illegal(card)
-            if reason is None and pair is not None:
-                reason = self.why_cannot_show(pair)
+        if check and not self.is_legal(card):
+            raise IllegalMove(self.why_illegal(card))
+        if check and pair is not None:
+            reason = self.why_cannot_show(pair)
             if reason is not None:
                 raise IllegalMove(reason)
-        rules, trick, seat = self.rules, self.trick, self.to_move
+        rules, trick = self.rules, self.trick
+        seat = (self.leader + len(trick)) % rules.seats
         if pair is not None:
             worth = rules.pairs[pair][2]
             side = rules.side(seat)

@@ -18,8 +18,8 @@ def replay_line(position: Position, line) -> tuple[tuple, tuple, Position]:
     referee = position.copy()
     records = []
     for item in line:
-        move = item if isinstance(item, Move) else Move(item)
-        record = referee.play(move.card, pair=move.pair)
+        record = (referee.play(item.card, pair=item.pair) if isinstance(item, Move)
+                  else referee.play(item))
         if record is not None:
             records.append(record)
     if not referee.is_over():

@@ -29,6 +29,7 @@ from .objectives import score_objective, total_objective
 from .playout import replay_line
 
 T = TypeVar("T")
+SAME_LADDER = object()      # Session.ladders: this node's ladder is its parent's
 
 
 @dataclass(frozen=True)
@@ -92,11 +93,16 @@ class Session:
         engine.setup(self.tables.as_dict(), keep_tt)
         self.totals_settings = total_objective(position)     # read, never changed
         engine.objective(**self.totals_settings)
+        # constant-sum: both sides' final totals always add up to this
+        self.whole = (position.points[0] + position.points[1] + engine.remaining
+                      if position.rules.constant_sum else None)
         self.budget = Budget(engine, limits or Limits())
         self.stopped: str | None = None       # why a guarded search stopped first, if one did
         self.played: list[tuple[int, int | None]] = []
         self.referees: list[Position | None] = [position.copy()]
         self.gained: list[int] = [0]
+        # the ladder at each node, worked out when asked; SAME_LADDER: the parent's (``push``)
+        self.ladders: list[Any] = [None]
 
     # --- moving ---------------------------------------------------------------------------
 
@@ -104,7 +110,10 @@ class Session:
     def position(self) -> Position:
         """The referee's position at the current node, played out only when asked for (most
         questions need only the engine)."""
-        depth = len(self.played)
+        return self._referee_at(len(self.played))
+
+    def _referee_at(self, depth: int) -> Position:
+        """The referee's position after the first ``depth`` moves played."""
         known = depth
         while self.referees[known] is None:
             known -= 1
@@ -134,6 +143,8 @@ class Session:
         self.played.append((move & 63, pair))
         self.referees.append(None)
         self.gained.append(self.gained[-1] + gain)
+        # a card inside a trick that shows no pair changes nothing a ladder reads (GameSpec)
+        self.ladders.append(SAME_LADDER if pair is None and self.engine.trick_length else None)
         return gain
 
     def pop(self) -> None:
@@ -141,6 +152,7 @@ class Session:
         self.played.pop()
         self.referees.pop()
         self.gained.pop()
+        self.ladders.pop()
 
     def classes(self, ordered: bool = False) -> list[list[int]]:
         return self.engine.classes(ordered)
@@ -260,12 +272,12 @@ class Session:
         """Both sides' final totals when the rest is played for the totals, from the current
         node whose value is ``value``: the points so far plus the value where the game is
         constant-sum; otherwise (extras) those of a best line, played out by the referee."""
+        if self.whole is not None:          # constant-sum: arithmetic, no referee needed
+            side0 = self.side0_final(0 if self.over else value)
+            return (side0, self.whole - side0)
         position = self.position
         if self.over:
             return (position.points[0], position.points[1])
-        if position.rules.constant_sum:
-            rest = self.engine.remaining
-            return (position.points[0] + value, position.points[1] + rest - value)
         final = replay_line(position, self.moves_of(self.engine.line(value)))[2]
         return (final.points[0], final.points[1])
 
@@ -323,7 +335,14 @@ class Session:
         return condition.holds_in(self)
 
     def ladder(self) -> list[Rung]:
-        return self.deal.game_spec.ladder(self.position, self.deal)
+        """The game's outcome ladder at the current node, worked out once per node and
+        shared by the cards played inside a trick (the referee is not played out for them)."""
+        depth = len(self.ladders) - 1
+        while self.ladders[depth] is SAME_LADDER:
+            depth -= 1
+        if self.ladders[depth] is None:
+            self.ladders[depth] = self.deal.game_spec.ladder(self._referee_at(depth), self.deal)
+        return self.ladders[depth]
 
     # --- the score where bonuses are scored apart ---------------------------------------------
 
