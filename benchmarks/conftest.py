@@ -109,7 +109,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     tr = terminalreporter
     order = {name: k for k, name in enumerate(SETS)}
     measures = {"value": 0, "value (vs DDS)": 1, "solve": 2, "solve(deal)": 3, "cards (vs DDS)": 4,
-                "table": 5, "growth value": 6, "growth solve": 7}
+                "card search (vs DDS)": 5, "table": 6, "growth value": 7, "growth solve": 8}
     ours = sorted((r for r in RECORDS.values() if not r.measure.startswith("dds") and r.seconds),
                   key=lambda r: (measures.get(r.measure, 9), order.get(r.name, 99), r.measure))
     if ours:
@@ -126,14 +126,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                                colalign=("left", "left") + ("right",) * 8, disable_numparse=True))
         tr.write_line("value: Session set-up + Engine.value (set-up included); solve: stich.solve "
                       "(objective score: value, every card, outcome, line); cards: stich.solve "
-                      "with objective total (what DDS computes with solutions=3, plus a line); "
+                      "with objective total (what DDS computes with solutions=3, plus a line, each "
+                      "card's outcome level and the referee's check); card search: the value and "
+                      "every card's totals alone (stich.run.bench.measure_cards); "
                       "(vs DDS): timed alternately with DDS, deal by deal; table: "
                       "stich.analysis.table.dd_table (4 trumps x 4 leaders = 16 solves).")
     dds = [r for r in RECORDS.values() if r.measure.startswith("dds") and r.seconds]
     if dds:
         rows = []
         for r in dds:
-            what = r.measure.split(" ", 1)[1]          # "value" or "cards"
+            what = r.measure.split(" ", 1)[1]          # "value", "cards" or "card search"
             mine = RECORDS.get((r.name, f"{what} (vs DDS)"))
             s = r.stats()
             row = [what, s["deals"], _fmt_ms(s["median_ms"]), _fmt_ms(s["p90_ms"]), f"{s['total_s']:.3f}",
@@ -153,8 +155,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                                               "stich total s", "stich med nodes", "ratio median",
                                               "ratio total", "values agree"],
                                colalign=("left",) + ("right",) * 12, disable_numparse=True))
-        tr.write_line("DDS: endplay.dds.solve_board, one call per deal (value: solutions=1; cards: "
-                      "solutions=3); ratio = stich time / DDS time.  Node counts are each solver's "
+        tr.write_line("DDS: endplay.dds.solve_board, one call per deal (value: solutions=1; cards and "
+                      "card search: solutions=3); ratio = stich time / DDS time.  Node counts are each solver's "
                       "own and not comparable one to one.")
         for r in dds:
             for line in r.mismatches:

@@ -2,7 +2,10 @@
 
 The four-hand Scharwenzel set is mapped to bridge by ``stich.games.scharwenzel_dds``; DDS solves each deal
 with one ``solve_board`` call: the value (solutions=1) and every card scored (solutions=3).
-Ours and DDS are timed deal by deal, alternately, so both see the same machine load.  DDS's
+Ours are the value (``measure_value``), the whole ``stich.solve`` with every card
+(``measure_solve``), and the searches alone of the value and every card's totals
+(``measure_cards``: what the solve shares with DDS's every-card call, without its line, outcome
+levels and checks).  Ours and DDS are timed deal by deal, alternately, so both see the same machine load.  DDS's
 tricks for the side on lead must equal our totals, deal by deal and card by card.  endplay is
 the optional extra ``bench`` (``pip install -e '.[bench]'``); without it these are skipped.
 """
@@ -17,7 +20,7 @@ from benchdata import DDS_SET, WARMUP_SEED, finish
 
 from stich.deals.dealing import random_deal
 from stich.games.scharwenzel_dds import from_bridge_card, to_bridge, to_endplay, tricks_to_totals
-from stich.run.bench import measure_solve, measure_value
+from stich.run.bench import measure_cards, measure_solve, measure_value
 
 SKIP = "endplay (DDS) is not installed: pip install -e '.[bench]' (or pip install endplay)"
 
@@ -48,7 +51,7 @@ def _cards(solved, trump):
             for card, tricks in solved}
 
 
-@pytest.mark.parametrize("what", ["value", "cards"])
+@pytest.mark.parametrize("what", ["value", "cards", "card search"])
 def test_dds(bench, engine, record, mapped, what):
     """Per deal: ours, then DDS, each on its own clock; then every answer compared."""
     theirs_rec = record(DDS_SET.name, f"dds {what}")
@@ -60,8 +63,10 @@ def test_dds(bench, engine, record, mapped, what):
         for seed, deal, _, ep in mapped:
             if what == "value":
                 mine = measure_value(deal, engine, seed)
-            else:
+            elif what == "cards":
                 mine = measure_solve(deal, engine, seed, objective="total")
+            else:
+                mine = measure_cards(deal, engine, seed)
             ours_rec.seconds.append(mine.seconds)
             ours_rec.nodes.append(mine.nodes)
             trick_nodes.append(engine.trick_nodes)      # one thread: the engine's own count
@@ -85,7 +90,7 @@ def test_dds(bench, engine, record, mapped, what):
                 theirs_rec.mismatches.append(f"{where}: DDS {theirs}, stich {ours}")
         else:
             theirs = {card: tricks_to_totals(bridge, t) for card, t in _cards(answer, deal.trump).items()}
-            ours = {m.card: m.totals for m in mine.result.moves}
+            ours = mine.result if what == "card search" else {m.card: m.totals for m in mine.result.moves}
             ok = theirs == ours and tricks_to_totals(bridge, max(t for _, t in answer)) == mine.totals
             if not ok:
                 diff = {str(c): (theirs.get(c), ours.get(c)) for c in set(theirs) | set(ours)

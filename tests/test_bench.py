@@ -15,6 +15,7 @@ from stich.run.bench import (
     SWITCHES,
     DealSet,
     builtin_sets,
+    measure_cards,
     measure_solve,
     measure_value,
     parse_off,
@@ -49,6 +50,19 @@ def test_a_deal_counts_the_same_whatever_was_solved_before():
     assert forward == backward == alone
     values = [measure_value(d, reused).nodes for d in deals]
     assert values == [measure_value(d, new_engine(8)).nodes for d in deals]
+
+
+def test_the_card_searches_alone_find_every_cards_totals_of_a_whole_solve():
+    """``measure_cards`` (the DDS benchmark's card searches) scores every legal card as the
+    whole solve does, in fewer nodes (no line, no outcome levels), the same on every run."""
+    engine = new_engine(8)
+    for deal in [d for s in SMALL for d in s.deals()] + [random_deal("elfern", 4, players=2)]:
+        whole = measure_solve(deal, engine, objective="total")
+        alone = measure_cards(deal, engine)
+        assert alone.result == {m.card: m.totals for m in whole.result.moves}
+        assert alone.totals == whole.totals
+        assert alone.nodes < whole.nodes
+        assert measure_cards(deal, engine).nodes == alone.nodes
 
 
 def test_the_table_is_what_must_be_cleared():

@@ -6,13 +6,15 @@ state (``Engine.clear()`` and a table cleared by ``setup``), so the node count o
 not depend on what was solved before it: the same code on the same machine with the same
 table size gives the same count, run after run.  Times, of course, vary.
 
-Two measurements:
+Three measurements:
 
 - ``measure_value``: the exact value of the position, the way ``stich.solve`` starts
   (``Session`` compiles the tables and sets the engine up, then ``Engine.value``);
   the time includes that set-up;
 - ``measure_solve``: the whole ``stich.solve`` (value, every legal card scored, the forced
-  outcome for ``objective="score"``, one optimal line).
+  outcome for ``objective="score"``, one optimal line);
+- ``measure_cards``: only the searches of the value and every legal card's totals, the part of
+  a whole solve that DDS's every-card call also does.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 from stich.core._search import BUILD, PLAIN_BECAUSE, Engine
 from stich.deals.deal import Deal
 from stich.deals.dealing import random_deal
+from stich.model.cards import in_notation
 from stich.search.parallel import threaded_value
 from stich.search.session import Session
 from stich.search.solve import DEFAULT_TT_MEGABYTES, VALUE_THREADS_FROM_NODES, new_engine, solve
@@ -140,6 +143,30 @@ def measure_value(deal: Deal, engine: Engine, seed: int | None = None, threads: 
         nodes = engine.nodes
     seconds = time.perf_counter() - started
     return Measurement(seed, nodes, seconds, None, value)
+
+
+def measure_cards(deal: Deal, engine: Engine, seed: int | None = None) -> Measurement:
+    """Every legal card's exact totals and nothing more, on one thread: the value, then each
+    class of equivalent cards bounded by it, as ``stich.solve`` scores the cards.  This is
+    the search a whole solve shares with DDS's every-card call; the solve adds the line,
+    each card's outcome level, the referee's check and the report, and the difference of
+    the two times is what those cost (``result``: card -> totals)."""
+    fresh(engine)
+    started = time.perf_counter()
+    position = deal.position()
+    engine.new_search()
+    session = Session(deal, position, engine)
+    engine.reset_nodes()
+    value = session.value()
+    maximiser = session.maximising()
+    cards = {}
+    for child in session.moves():
+        totals = session.final_totals(session.bounded_value(**Session.child_bounds(value, child.gain,
+                                                                                   maximiser)))
+        for index in child.group:
+            cards[in_notation(session.tables.cards[index & 63], deal.notation)] = totals
+    seconds = time.perf_counter() - started
+    return Measurement(seed, engine.nodes, seconds, session.final_totals(value), value, result=cards)
 
 
 def measure_solve(deal: Deal, engine: Engine, seed: int | None = None, objective: str = "score",
