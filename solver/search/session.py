@@ -143,7 +143,7 @@ class Session:
         self.played.append((move & 63, pair))
         self.referees.append(None)
         self.gained.append(self.gained[-1] + gain)
-        # a card inside a trick that shows no pair changes nothing a ladder reads (GameSpec)
+        # a card inside a trick that shows no pair changes nothing a ladder reads (Game.ladder)
         self.ladders.append(SAME_LADDER if pair is None and self.engine.trick_length else None)
         return gain
 
