@@ -165,11 +165,10 @@ class Position:
     def is_legal(self, card: Card) -> bool:
         """May the player to move play ``card``?  The one place that decides it;
         ``why_illegal`` puts a refusal into words, wanted only for an illegal card."""
-        rules, trick = self.rules, self.trick
-        options = rules.layout.playable(self, (self.leader + len(trick)) % rules.seats)
+        options = self.playable(self.to_move)
         if card not in options:
             return False
-        return not trick or card in rules.allowed(options, trick, bool(self.stock))[0]
+        return not self.trick or card in self.rules.allowed(options, self.trick, self.stock_phase())[0]
 
     def why_illegal(self, card: Card) -> str | None:
         """None if the player to move may play ``card`` (``is_legal``), else the reason in
@@ -211,8 +210,7 @@ class Position:
             reason = self.why_cannot_show(pair)
             if reason is not None:
                 raise IllegalMove(reason)
-        rules, trick = self.rules, self.trick
-        seat = (self.leader + len(trick)) % rules.seats
+        rules, trick, seat = self.rules, self.trick, self.to_move
         if pair is not None:
             worth = rules.pairs[pair][2]
             side = rules.side(seat)
