@@ -125,17 +125,23 @@ def fresh(engine: Engine) -> Engine:
     return engine
 
 
+def _fresh_session(deal: Deal, engine: Engine) -> Session:
+    """A session on the deal's position, as ``stich.solve`` sets one up (``setup`` clears the
+    table), its node count from zero."""
+    engine.new_search()
+    session = Session(deal, deal.position(), engine)
+    engine.reset_nodes()
+    return session
+
+
 def measure_value(deal: Deal, engine: Engine, seed: int | None = None, threads: int = 1) -> Measurement:
     """The exact value under the total objective, like ``stich.solve`` computes it first
     (with ``threads``, by that many threads: ``threaded_value``; nodes of all of them)."""
     fresh(engine)
     started = time.perf_counter()
-    position = deal.position()
-    engine.new_search()
-    session = Session(deal, position, engine)       # setup clears the table
-    engine.reset_nodes()
+    session = _fresh_session(deal, engine)
     if threads > 1:
-        helpers = [Session(deal, position, Engine(share=engine)) for _ in range(threads - 1)]
+        helpers = [Session(deal, session.root, Engine(share=engine)) for _ in range(threads - 1)]
         value = threaded_value(session, helpers, VALUE_THREADS_FROM_NODES)[0]
         nodes = engine.nodes + sum(h.engine.nodes for h in helpers)
     else:
@@ -153,10 +159,7 @@ def measure_cards(deal: Deal, engine: Engine, seed: int | None = None) -> Measur
     the two times is what those cost (``result``: card -> totals)."""
     fresh(engine)
     started = time.perf_counter()
-    position = deal.position()
-    engine.new_search()
-    session = Session(deal, position, engine)
-    engine.reset_nodes()
+    session = _fresh_session(deal, engine)
     value = session.value()
     maximiser = session.maximising()
     cards = {}
