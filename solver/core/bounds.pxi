@@ -146,7 +146,10 @@ cdef inline int captured(Ctx* c, int side, int k) noexcept nogil:
 cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept nogil:
     """Points each side is sure of at a trick start.  (1) Its trump tricks, whoever leads
     (``side_trump_tricks``); the trumps above every trump the other side holds or could draw
-    win whichever trick they fall in.  (2) Quick tricks: the leader's playable cards above
+    win whichever trick they fall in.  Not where cards lie face down: in the games measured
+    there (two seats, whose leader's top trumps (2) counts anyway) it spared 2-3% of the
+    nodes for 14% more instructions, where a four-seat game without piles takes half as
+    many nodes again without it (the performance page).  (2) Quick tricks: the leader's playable cards above
     every other card still out in their suit win when led, one after the other (nobody can
     overtake, so the leader keeps the lead): top trumps always, plain winners once no
     opponent can ruff.  Cashing k top trumps draws every opponent trump when
@@ -173,7 +176,7 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
             hand_trumps[s] = c.hand[s] & c.trump_mask
             trumps[c.side[s]] |= hand_trumps[s]
         stock_trumps = c.stock_rest & c.trump_mask
-        for side in range(2):
+        for side in range(0 if c.has_piles else 2):      # (1), not with piles
             theirs = trumps[1 - side] | stock_trumps
             best = side_trump_tricks(c, hand_trumps, side, theirs, &used)
             if best:
