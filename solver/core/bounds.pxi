@@ -149,10 +149,10 @@ cdef inline void sure_points(Ctx* c, int* sure_pts, uint64_t* counted) noexcept 
     win whichever trick they fall in.  Not where cards lie face down: in the games measured
     there (two seats, whose leader's top trumps (2) counts anyway) it spared 2-3% of the
     nodes for 14% more instructions, where a four-seat game without piles takes half as
-    many nodes again without it (the performance page).  (2) Quick tricks: the leader's playable cards above
-    every other card still out in their suit win when led, one after the other (nobody can
-    overtake, so the leader keeps the lead): top trumps always, plain winners once no
-    opponent can ruff.  Cashing k top trumps draws every opponent trump when
+    many nodes again without it (the performance page).  (2) Quick tricks: the leader's
+    playable cards above every other card still out in their suit win when led, one after
+    the other (nobody can overtake, so the leader keeps the lead): top trumps always, plain
+    winners once no opponent can ruff.  Cashing k top trumps draws every opponent trump when
     each opponent holds at most k and must follow suit (all playable: not with face-down pile
     cards).  Each trick counted also brings the least the other side's cards in it can be
     worth (``captured``).
