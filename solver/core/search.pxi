@@ -289,13 +289,37 @@ cdef inline bint trick_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta,
                              int* value, Mode* mode) noexcept nogil:
     """At a trick start: its key (handed down by the parent's ETC when ``pre``) and bucket,
     fetched while the bounds without a search are worked out (the value range, sure
-    points), then the table.  Returns whether that decides the node (``value``)."""
+    points), then the table.  Returns whether that decides the node (``value``).  Where
+    the value range alone decides it (what is left to win cannot reach the window), no key
+    is worked out: the sure points still give the fail-soft value, which they only tighten."""
     cdef int sure[2]
     cdef uint64_t counted[2]
+    cdef bint keyed = 0
     t.part = 0
     t.ttmove = -1
     t.lo_cards = 0
     t.hi_cards = 0
+    value_range(c, &t.lo, &t.hi)
+    if t.lo < beta and t.hi > alpha:
+        start_key(c, tt, t, pre, mode)
+        keyed = 1
+    if c.sure_bounds:
+        sure_points(c, sure, counted)
+        t.lo = c.trick_scale * sure[c.max_side]
+        t.hi -= c.trick_scale * sure[1 - c.max_side]
+        if Mode is Tracking:
+            t.lo_cards = counted[c.max_side] if sure[c.max_side] else 0
+            t.hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
+    if start_decided(c, t, alpha, beta, value, mode):
+        return 1
+    if not keyed:
+        start_key(c, tt, t, pre, mode)
+    return probe_start(c, tt, t, alpha, beta, value, mode)
+
+
+cdef inline void start_key(Ctx* c, TT* tt, TrickStart* t, int pre, Mode* mode) noexcept nogil:
+    """The trick start's key and bucket (the partition table's where it applies), the
+    bucket fetched ahead of its probe."""
     if Mode is Tracking:
         t.part = part_key(c, &t.sm, &t.ka, &t.kb, &t.kc)
         if t.part:
@@ -311,17 +335,6 @@ cdef inline bint trick_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta,
             position_key(c, &t.ka, &t.kb, &t.kc)
             t.bucket = tt_bucket(tt, t.ka, t.kb, t.kc)
             st_prefetch(t.bucket)
-    value_range(c, &t.lo, &t.hi)
-    if c.sure_bounds:
-        sure_points(c, sure, counted)
-        t.lo = c.trick_scale * sure[c.max_side]
-        t.hi -= c.trick_scale * sure[1 - c.max_side]
-        if Mode is Tracking:
-            t.lo_cards = counted[c.max_side] if sure[c.max_side] else 0
-            t.hi_cards = counted[1 - c.max_side] if sure[1 - c.max_side] else 0
-    if start_decided(c, t, alpha, beta, value, mode):
-        return 1
-    return probe_start(c, tt, t, alpha, beta, value, mode)
 
 
 cdef inline void store_start(Ctx* c, TT* tt, TrickStart* t, int best, int alpha0, int beta0,
