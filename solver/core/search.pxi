@@ -290,8 +290,9 @@ cdef inline bint trick_start(Ctx* c, TT* tt, TrickStart* t, int alpha, int beta,
     """At a trick start: its key (handed down by the parent's ETC when ``pre``) and bucket,
     fetched while the bounds without a search are worked out (the value range, sure
     points), then the table.  Returns whether that decides the node (``value``).  Where
-    the value range alone decides it (what is left to win cannot reach the window), no key
-    is worked out: the sure points still give the fail-soft value, which they only tighten."""
+    the value range alone decides it (what is left to win cannot reach the window), the key
+    is worked out only if the sure points, which still set the fail-soft value, leave the
+    node undecided after all."""
     cdef int sure[2]
     cdef uint64_t counted[2]
     cdef bint keyed = 0
