@@ -28,7 +28,8 @@ def _off_option(ctx, param, value):
               help="Switch search techniques off to measure what they are worth, comma "
                    f"separated: {', '.join(SWITCHES)} (tt: the transposition table; cutoffs: "
                    "enhanced transposition cutoffs; canon: relative-rank keys; part: partition "
-                   "search).  Without the table (tt) or the move ordering the Schafkopf and "
+                   "search; killer: the lead that last cut first, with partners where tricks alone "
+                   "count).  Without the table (tt) or the move ordering the Schafkopf and "
                    "Elfern deals can take very long.")
 @tt_option
 @click.option("--threads", "threads", type=click.IntRange(1, 256), default=1, show_default=True,

@@ -359,3 +359,39 @@ def test_a_winning_lead_beaten_before_the_next_trick_comes_before_one_beaten_onl
                     compared += 1
     assert compared + len(wrong) >= 5, "too few pairs of such leads"
     assert not wrong, wrong[:3]
+
+
+def _searched(game: str, players: int, seed: int, killer: bool) -> tuple[list[int], int]:
+    """The value of a whole deal and after each legal first card, with the killer lead on or
+    off; and the nodes all of that took."""
+    deal = random_deal(game, seed, players=players)
+    engine = new_engine(4)
+    engine.switches(killer=killer)
+    Session(deal, deal.position(), engine)
+    values = [engine.value()]
+    for move in engine.legal():
+        gain = engine.push(move)
+        values.append(gain + engine.value())
+        engine.pop()
+    return values, engine.nodes
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_the_killer_lead_changes_the_nodes_not_the_values(players):
+    """With partners, where tricks alone count, the lead that last cut with as many tricks
+    left is tried first: another order, so other nodes, and the same values."""
+    differ = 0
+    for seed in range(12):
+        on, nodes_on = _searched("scharwenzel", players, seed, True)
+        off, nodes_off = _searched("scharwenzel", players, seed, False)
+        assert on == off, seed
+        differ += nodes_on != nodes_off
+    assert differ > 0
+
+
+@pytest.mark.parametrize("game,players", [("schafkopf2", 2), ("elfern", 2), ("einwerfen", 4)])
+def test_no_killer_lead_with_two_seats_or_card_points(game, players):
+    """With two seats, or where cards are worth points, the look-ahead's lead comes first (a
+    killer took more nodes there): the same search with the killer switched on or off."""
+    for seed in range(3):
+        assert _searched(game, players, seed, True) == _searched(game, players, seed, False), seed

@@ -127,6 +127,7 @@ cdef class Engine:
         self.s.c.use_merge = 1
         self.s.c.use_bounds = 1
         self.s.c.use_order = 1
+        self.s.c.use_killer = 1
         self.s.c.order_lead = 1
         self.s.c.use_canon = 1
         self.s.c.trick_scale = 1
@@ -136,6 +137,7 @@ cdef class Engine:
             self.s.c.use_merge = share.s.c.use_merge
             self.s.c.use_bounds = share.s.c.use_bounds
             self.s.c.use_order = share.s.c.use_order
+            self.s.c.use_killer = share.s.c.use_killer
             self.s.c.order_lead = share.s.c.order_lead
             self.s.c.use_canon = share.s.c.use_canon
             self.s.c.use_part = share.s.c.use_part if self.s.pt.nbuckets else 0
@@ -200,11 +202,14 @@ cdef class Engine:
                 if c.side[j] != c.side[i]:
                     c.opponents[i][c.nopponents[i]] = j
                     c.nopponents[i] += 1
+        c.killer_leads = 0 if c.two_sides_of_one else 1
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
             c.under[i] = t["under"][i]
             c.over[i] = -1
+            if c.value[i]:
+                c.killer_leads = 0
         c.has_piles = 0
         for i in range(MAXCARDS):
             c.uncover[i] = 0
@@ -393,7 +398,7 @@ cdef class Engine:
                              f"exceed the {MAXMOVES} moves a node can list")
 
     def switches(self, tt=None, merge=None, bounds=None, order=None, lead=None, canon=None,
-                 etc=None, part=None):
+                 etc=None, part=None, killer=None):
         """Turn single techniques off (or on again) to measure what each one is worth.
         ``etc``: True or False, or from how many tricks left it is used (default ETC_FROM).
         ``part``: partition search (part.pxi; needs canonical keys and the table): True in
@@ -409,6 +414,8 @@ cdef class Engine:
             c.use_order = 1 if order else 0
         if lead is not None:
             c.order_lead = 1 if lead else 0
+        if killer is not None:
+            c.use_killer = 1 if killer else 0
         if canon is not None:
             c.use_canon = 1 if canon else 0
         if etc is not None:
@@ -421,7 +428,8 @@ cdef class Engine:
         search_update(c)
         return {"tt": bool(c.use_tt), "merge": bool(c.use_merge), "bounds": bool(c.use_bounds),
                 "order": bool(c.use_order), "lead": bool(c.order_lead),
-                "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part)}
+                "canon": bool(c.use_canon), "etc": bool(c.use_etc), "part": bool(c.use_part),
+                "killer": bool(c.use_killer)}
 
     def clear(self):
         """Forget everything learnt: transposition table and history (sharing another

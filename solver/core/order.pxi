@@ -1,7 +1,9 @@
 # Move ordering: which card to try first.  Follows by what they do to the trick so far,
 # leads by a one-trick look-ahead (with two seats, of two leads that win the trick the lower
 # first), both after the card the table remembers and, with more than two seats, with the
-# history of cut-offs as a tie-break.  Within what a card does to the trick, a card lying on
+# history of cut-offs as a tie-break; with more than two seats and no card worth points the
+# lead that last cut a trick start with as many tricks left (the killer) comes before the
+# look-ahead's leads.  Within what a card does to the trick, a card lying on
 # a face-down pile card comes first (a duck even before one a few points cheaper): playing
 # it turns that card up, and a card that can be played keeps more lines open than one that
 # lies face down.  Of two leads that lose the trick, the one the other side must win with
@@ -206,6 +208,28 @@ cdef inline void history_clear(Ctx* c) noexcept nogil:
         for x in range(MAXCARDS):
             c.hist[s][x] = 0
             c.hist_key[s][x] = 63 - x
+    for x in range(MAXPLY):
+        c.killer[x] = -1
+
+
+cdef inline void killer_cut(Ctx* c, int x) noexcept nogil:
+    """A trick start cut by leading ``x``: the killer for trick starts with as many tricks
+    left, whichever seat leads there (the one that won the trick before, most often)."""
+    c.killer[c.tricks_left] = x
+
+
+cdef inline int killer_lead(Ctx* c, uint64_t legal) noexcept nogil:
+    """The killer to try first among ``legal`` leads (-1: none).  Only with more than two
+    seats where no card is worth points (``killer_leads``): there the look-ahead scores every
+    winning lead alike and misses what the deeper tricks taught (4–9% fewer nodes in the
+    four-hand values measured).  Where cards are worth points the look-ahead tells the leads
+    apart, and with two seats its lead is right more often than the killer (up to 5% and
+    10–71% more nodes with it: the performance page)."""
+    cdef int x
+    if not (c.use_killer and c.killer_leads):
+        return -1
+    x = c.killer[c.tricks_left]
+    return x if x >= 0 and (legal >> x) & 1 else -1
 
 
 cdef inline int order_fixed(Ctx* c, int seat, uint64_t moves, int* out) noexcept nogil:
@@ -226,8 +250,9 @@ cdef inline int order_fixed(Ctx* c, int seat, uint64_t moves, int* out) noexcept
 cdef inline int score_moves(Ctx* c, int seat, uint64_t moves, int64_t* keys,
                             int ttmove) noexcept nogil:
     """The sort key of each card of ``moves`` (low to high); returns how many.  The card
-    ``ttmove`` first, then follows by ``fscore`` and leads by ``lead_score`` (with
-    ``order_lead``), each above the history of cut-offs."""
+    ``ttmove`` first (the card the table remembers, or a lead's killer), then follows by
+    ``fscore`` and leads by ``lead_score`` (with ``order_lead``), each above the history of
+    cut-offs."""
     cdef int n = 0, x, wpos, sel, score, ours, suit = -1
     cdef uint64_t beat, out, near, other
     cdef uint64_t fol[MAXSEATS]

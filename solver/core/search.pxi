@@ -444,14 +444,15 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
                 alpha = best
         elif best < beta:
             beta = best
-    # Stage 2: the other moves, ordered; sorted only once the first has not cut.
+    # Stage 2: the other moves, ordered (a lead's killer first); sorted only once the first
+    # has not cut.
     if alpha < beta and (legal or (c.npair and tpos == 0)):
         shows = c.npair and tpos == 0
         if shows:
             nm = order_moves(c, seat, legal, moves, -1)
             nm = add_show_choices(c, seat, moves, nm, t.ttmove if tried else -1)
         else:
-            nm = score_moves(c, seat, legal, keys, -1)
+            nm = score_moves(c, seat, legal, keys, killer_lead(c, legal) if tpos == 0 else -1)
         for i in range(nm):
             if shows:
                 m = moves[i]
@@ -470,6 +471,8 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
                 break
     if alpha >= beta:
         history_cut(c, seat, bestmove & CARD_MASK)
+        if tpos == 0:
+            killer_cut(c, bestmove & CARD_MASK)
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1

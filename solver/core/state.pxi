@@ -133,6 +133,7 @@ ctypedef struct Ctx:
     int use_merge
     int use_bounds
     int use_order
+    int use_killer              # the lead that last cut with as many tricks left first (order.pxi)
     int use_canon
     int use_etc                 # enhanced transposition cutoffs at the last seat of a trick,
                                 # from this many tricks left (0: never; ETC_FROM by default)
@@ -145,6 +146,7 @@ ctypedef struct Ctx:
     int sure_bounds             # sure points bound trick starts (switches, objective, game)
     int lean                    # plain points, no extras: moves by do_lean (objective.pxi)
     int two_sides_of_one        # two seats, each a side of its own (leads: score_leads_two)
+    int killer_leads            # more than two seats and no card worth points: a killer lead
     int canon_ok                # canonical keys possible: no extras, no card kept apart from its
                                 # neighbours (nomerge: a beat table, pair cards)
     int owner_bits              # bits to number a seat
@@ -176,6 +178,7 @@ ctypedef struct Ctx:
     uint64_t stat_cut_first[4]  # ... achieved by the first move tried
     int hist[MAXSEATS][MAXCARDS]        # cut-offs by each card, weighted (capped: order.pxi)
     int hist_key[MAXSEATS][MAXCARDS]    # its part of the card's sort key
+    int killer[MAXPLY]          # per tricks left: the lead that last cut there (-1: none)
     # --- partition search (part.pxi) ---
     int use_part                # 0 off, PART_ON, PART_STOCK (part.pxi)
     int part_on                 # use_part in force for this game and these switches (part_update)

@@ -36,7 +36,7 @@ from stich.search.solve import DEFAULT_TT_MEGABYTES, VALUE_THREADS_FROM_NODES, n
 
 # the techniques --off switches off, as the user names them -> the core's name of the switch
 CORE_SWITCH = {"tt": "tt", "merge": "merge", "bounds": "bounds", "order": "order", "lead": "lead",
-               "canon": "canon", "cutoffs": "etc", "part": "part"}     # cutoffs: enhanced transposition
+               "canon": "canon", "cutoffs": "etc", "part": "part", "killer": "killer"}     # cutoffs: enhanced transposition
 SWITCHES = tuple(CORE_SWITCH)
 TECHNIQUE = {core: name for name, core in CORE_SWITCH.items()}
 MODES = ("solve", "value")
