@@ -202,14 +202,14 @@ cdef class Engine:
                 if c.side[j] != c.side[i]:
                     c.opponents[i][c.nopponents[i]] = j
                     c.nopponents[i] += 1
-        c.killer_leads = 0 if c.two_sides_of_one else 1
+        c.killer_fits = 0 if c.two_sides_of_one else 1
         for i in range(MAXCARDS):
             c.suit[i] = t["suit"][i]
             c.value[i] = t["value"][i]
             c.under[i] = t["under"][i]
             c.over[i] = -1
             if c.value[i]:
-                c.killer_leads = 0
+                c.killer_fits = 0
         c.has_piles = 0
         for i in range(MAXCARDS):
             c.uncover[i] = 0

@@ -189,12 +189,15 @@ cdef inline int64_t sort_key(Ctx* c, int seat, int x, int score) noexcept nogil:
 
 
 cdef inline void history_cut(Ctx* c, int seat, int x) noexcept nogil:
-    """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key.
-    Not with two seats: there ties broken by the history took more nodes than ties broken
-    by the card (lowest first), in all but one of the sets and seed ranges measured."""
+    """A cut-off by ``x``: it scores higher in the history (capped), and so its sort key;
+    at a trick start it is the killer lead (``killer_leads``).  Not with two seats: there ties
+    broken by the history took more nodes than ties broken by the card (lowest first), in all
+    but one of the sets and seed ranges measured."""
     cdef int h
     if c.two_sides_of_one:
         return
+    if c.tlen == 0 and c.killer_leads:
+        c.killer[c.tricks_left] = x
     h = c.hist[seat][x] + c.tricks_left * c.tricks_left
     if h > HIST_CAP:
         h = HIST_CAP
@@ -212,23 +215,16 @@ cdef inline void history_clear(Ctx* c) noexcept nogil:
         c.killer[x] = -1
 
 
-cdef inline void killer_cut(Ctx* c, int x) noexcept nogil:
-    """A trick start cut by leading ``x``: the killer for trick starts with as many tricks
-    left, whichever seat leads there (the one that won the trick before, most often)."""
-    c.killer[c.tricks_left] = x
-
-
 cdef inline int killer_lead(Ctx* c, uint64_t legal) noexcept nogil:
-    """The killer to try first among ``legal`` leads (-1: none).  Only with more than two
-    seats where no card is worth points (``killer_leads``): there the look-ahead scores every
-    winning lead alike and misses what the deeper tricks taught (4–9% fewer nodes in the
-    four-hand values measured).  Where cards are worth points the look-ahead tells the leads
-    apart, and with two seats its lead is right more often than the killer (up to 5% and
-    10–71% more nodes with it: the performance page)."""
-    cdef int x
-    if not (c.use_killer and c.killer_leads):
-        return -1
-    x = c.killer[c.tricks_left]
+    """The killer to try first among ``legal`` leads (-1: none): the lead that last cut a
+    trick start with as many tricks left, whichever seat leads there (most often the one that
+    won the trick before).  Asked only with more than
+    two seats where no card is worth points (``killer_leads``): there the look-ahead scores
+    every winning lead alike and misses what the deeper tricks taught (4–9% fewer nodes in
+    the four-hand values measured).  Where cards are worth points the look-ahead tells the
+    leads apart, and with two seats its lead is right more often than the killer (up to 5%
+    and 10–71% more nodes with it: the performance page)."""
+    cdef int x = c.killer[c.tricks_left]
     return x if x >= 0 and (legal >> x) & 1 else -1
 
 

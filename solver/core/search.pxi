@@ -50,6 +50,7 @@ cdef inline void search_update(Ctx* c) noexcept nogil:
     c.sure_bounds = (c.use_bounds and c.mode == MODE_POINTS and not c.extras
                      and not c.beat_table)
     c.lean = c.mode == MODE_POINTS and not c.extras
+    c.killer_leads = c.use_killer and c.killer_fits
 
 
 cdef inline int search_child(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept nogil:
@@ -452,7 +453,8 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
             nm = order_moves(c, seat, legal, moves, -1)
             nm = add_show_choices(c, seat, moves, nm, t.ttmove if tried else -1)
         else:
-            nm = score_moves(c, seat, legal, keys, killer_lead(c, legal) if tpos == 0 else -1)
+            nm = score_moves(c, seat, legal, keys,
+                             killer_lead(c, legal) if tpos == 0 and c.killer_leads else -1)
         for i in range(nm):
             if shows:
                 m = moves[i]
@@ -471,8 +473,6 @@ cdef int search_node(Ctx* c, TT* tt, int alpha, int beta, Mode* mode) noexcept n
                 break
     if alpha >= beta:
         history_cut(c, seat, bestmove & CARD_MASK)
-        if tpos == 0:
-            killer_cut(c, bestmove & CARD_MASK)
         c.stat_cut[tpos if tpos < 4 else 3] += 1
         if tried == 1:
             c.stat_cut_first[tpos if tpos < 4 else 3] += 1

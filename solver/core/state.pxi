@@ -146,7 +146,8 @@ ctypedef struct Ctx:
     int sure_bounds             # sure points bound trick starts (switches, objective, game)
     int lean                    # plain points, no extras: moves by do_lean (objective.pxi)
     int two_sides_of_one        # two seats, each a side of its own (leads: score_leads_two)
-    int killer_leads            # more than two seats and no card worth points: a killer lead
+    int killer_fits             # more than two seats and no card worth points (order.pxi)
+    int killer_leads            # ... and the killer lead switched on (search_update)
     int canon_ok                # canonical keys possible: no extras, no card kept apart from its
                                 # neighbours (nomerge: a beat table, pair cards)
     int owner_bits              # bits to number a seat
