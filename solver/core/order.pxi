@@ -218,12 +218,12 @@ cdef inline void history_clear(Ctx* c) noexcept nogil:
 cdef inline int killer_lead(Ctx* c, uint64_t legal) noexcept nogil:
     """The killer to try first among ``legal`` leads (-1: none): the lead that last cut a
     trick start with as many tricks left, whichever seat leads there (most often the one that
-    won the trick before).  Asked only with more than
-    two seats where no card is worth points (``killer_leads``): there the look-ahead scores
-    every winning lead alike and misses what the deeper tricks taught (4–9% fewer nodes in
-    the four-hand values measured).  Where cards are worth points the look-ahead tells the
-    leads apart, and with two seats its lead is right more often than the killer (up to 5%
-    and 10–71% more nodes with it: the performance page)."""
+    won the trick before).  Asked only with more than two seats where no card is worth points
+    (``killer_leads``): there the look-ahead scores every winning lead alike and misses what
+    the deeper tricks taught (4–9% fewer nodes in the four-hand values measured).  Where cards
+    are worth points the look-ahead tells the leads apart, and with two seats its lead is
+    right more often than the killer (up to 5% and 10–71% more nodes with it: the
+    performance page)."""
     cdef int x = c.killer[c.tricks_left]
     return x if x >= 0 and (legal >> x) & 1 else -1
 
