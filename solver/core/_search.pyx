@@ -432,8 +432,9 @@ cdef class Engine:
                 "killer": bool(c.use_killer)}
 
     def clear(self):
-        """Forget everything learnt: transposition table and history (sharing another
-        engine's table: only this engine's partition table)."""
+        """Forget the tables (sharing another engine's table: only this engine's partition
+        table).  The history of cut-offs and the killer leads are forgotten by ``setup``,
+        which every search of a new position starts with."""
         self._forget()
         self.layouts_of = None
         self.s.c.nodes = 0
