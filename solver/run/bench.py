@@ -35,8 +35,9 @@ from stich.search.session import Session
 from stich.search.solve import DEFAULT_TT_MEGABYTES, VALUE_THREADS_FROM_NODES, new_engine, solve
 
 # the techniques --off switches off, as the user names them -> the core's name of the switch
+# (cutoffs: the enhanced transposition cutoffs, "etc" in the core)
 CORE_SWITCH = {"tt": "tt", "merge": "merge", "bounds": "bounds", "order": "order", "lead": "lead",
-               "canon": "canon", "cutoffs": "etc", "part": "part", "killer": "killer"}     # cutoffs: enhanced transposition
+               "canon": "canon", "cutoffs": "etc", "part": "part", "killer": "killer"}
 SWITCHES = tuple(CORE_SWITCH)
 TECHNIQUE = {core: name for name, core in CORE_SWITCH.items()}
 MODES = ("solve", "value")
