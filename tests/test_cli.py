@@ -604,6 +604,19 @@ def test_commands_of_many_deals_say_they_do_not_read_standard_input(tmp_path, ar
                    "-: standard input is not read here")
 
 
+def test_a_partial_answer_says_the_levels_no_side_wins_in_words(tmp_path):
+    """A solve stopped by a node limit lists the levels still possible: one no side wins
+    in a player's words ("no score": this ending's `taken` counts 15 of the 18 honours
+    played, so 9-8 is no Ständer), not the ladder's key."""
+    path = tmp_path / "ending.toml"
+    path.write_text('game = "elfern"\ntaken = [8, 7]\n[hands]\n1 = "HA H7"\n2 = "HK H8"\n',
+                    encoding="utf-8")
+    result = run("solve", str(path), "--node-limit", "5")
+    assert result.exit_code == 5, result.output
+    assert "Outcome levels still possible: no score" in result.stdout
+    assert "no_score" not in result.stdout and "Ständer" not in result.stdout
+
+
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_a_level_no_side_wins_is_said_in_words_in_the_card_table(command):
     """The Elfern example's best card leads to a Ständer: its row says "Ständer (10–10)", as

@@ -499,6 +499,24 @@ taken = [9, 9]
     check_outcome(result, None, "staender", 0)
 
 
+def test_elfern_no_winner_below_all_honours_is_no_score_not_a_staender():
+    # taken [8, 7]: an ending whose `taken` counts 15 of the 18 honours played, so the deal
+    # holds 17.  1: ♥A ♥7  2: ♥K ♥8: one honour each side, 9-8, neither side reaches 11.
+    # That is no score, but no Ständer (10-10), in the outcome and in each card's level.
+    text = """
+game = "elfern"
+taken = [8, 7]
+[hands]
+1 = "♥A ♥7"
+2 = "♥K ♥8"
+"""
+    result = solve_text(text)
+    assert result.totals == (9, 8)
+    check_outcome(result, None, "no_score", 0)
+    assert "Ständer" not in result.outcome.text
+    assert {move.level for move in result.moves} == {"no_score"}
+
+
 def test_elfern_the_winner_draws_first():
     # taken [10, 8], one card each and two in the stock (top first: ♥A, then ♥7).  Seat 1 must
     # lead ♠7, seat 2 plays ♠A and wins (+1); the winner draws first: seat 2 gets ♥A, seat 1

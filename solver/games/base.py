@@ -106,7 +106,8 @@ class GoalWord:
 WIN = GoalWord("level")
 # how a player says each outcome level of the built-in games (the reports' sentences)
 LEVEL_WORDS = {"simple": "the game", "schneider": "Schneider", "schwarz": "Schwarz", "tie": "the draw",
-               "win": "the game", "staender": "a Ständer (10–10)", "tout": "tout (every trick)"}
+               "win": "the game", "staender": "a Ständer (10–10)", "no_score": "no score",
+               "tout": "tout (every trick)"}
 SCHNEIDER = GoalWord("level", levels=("schneider", "schwarz"))
 EVERY_TRICK = GoalWord("streak")
 

@@ -29,6 +29,7 @@ OPTIONS = (
 
 ORDER = (ACE, KING, QUEEN, JACK, TEN, NINE, EIGHT, SEVEN)
 HONOURS = (ACE, KING, QUEEN, JACK, TEN)
+ALL_HONOURS = len(HONOURS) * len(SUITS)
 LAYOUT = Stock(hand=6)      # six cards each, a stock of twenty
 PACK = tuple(Card(s, r) for s in SUITS for r in ORDER)
 
@@ -60,6 +61,12 @@ def level_name(honours: int) -> str:
     return "schwarz" if honours >= 20 else "schneider" if honours >= 15 else "simple"
 
 
+def no_winner_level(honours: int) -> str:
+    """The level where neither side reaches 11: a Ständer (10–10) when the deal's ``honours``
+    are all 20, else (an ending whose `taken` counts fewer) only no score."""
+    return "staender" if honours == ALL_HONOURS else "no_score"
+
+
 def outcome(final: Position, deal: DealFacts):
     p = final.points
     steps = score_steps(deal.options["scoring"])
@@ -67,7 +74,7 @@ def outcome(final: Position, deal: DealFacts):
     if winner is None:
         text = ("Ständer (10–10): no score, the next game counts double" if p[0] == p[1] == 10
                 else f"{p[0]}–{p[1]}: neither side reached 11 honours, no score")
-        return Outcome(None, "staender", 0, text, rank=len(steps))
+        return Outcome(None, no_winner_level(p[0] + p[1]), 0, text, rank=len(steps))
     won = p[winner]
     score = next(points for need, points in steps if won >= need)
     place = next(i for i, (need, _) in enumerate(steps) if won >= need)
@@ -85,7 +92,7 @@ def ladder(position: Position, deal: DealFacts):
     total = sum(position.points) + sum(position.rules.values[c] for c in position.in_play())
     rungs = [Rung(2 * len(steps) - i, level_name(need), 0, AtLeast(need), f"{level_name(need)} ({score})")
              for i, (need, score) in enumerate(steps)]
-    rungs.append(Rung(len(steps), "staender", None, AtLeast(total - 10)))   # the other side < 11
+    rungs.append(Rung(len(steps), no_winner_level(total), None, AtLeast(total - 10)))  # the other < 11
     asc = list(reversed(steps))
     for i, (need, score) in enumerate(asc):
         label = f"{level_name(need)} ({score})"

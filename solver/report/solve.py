@@ -98,7 +98,7 @@ def partial_summary(result: Result) -> list[str]:
         out.append(f"Double-dummy totals between: {bounds_text(deal, result.bounds)}")
     if result.levels:
         out.append("Outcome levels still possible: " + ", ".join(
-            level if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
+            level_text(level) if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
             for level, winner in result.levels))
     return out
 

@@ -16,6 +16,7 @@ from .common import (
     bounds_json,
     game_sections,
     headline,
+    level_text,
     listed,
 )
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analys
 
 def _levels_text(levels, deal: Deal) -> str:
     """Outcome levels still possible, e.g. 'seats 1+3 schneider or seats 1+3 win'."""
-    return " or ".join(level if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
+    return " or ".join(level_text(level) if winner is None else f"{side_label(deal.rule_set, winner - 1)} {level}"
                        for level, winner in levels)
 
 
