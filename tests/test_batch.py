@@ -293,6 +293,30 @@ def test_bad_deal_files_and_duplicate_ids_exit_2(tmp_path):
     assert result.exit_code == 2 and "two deals have the id 'elfern-ending'" in result.stderr
 
 
+def test_a_bad_rule_value_for_deal_files_names_the_value(tmp_path):
+    """A --rule value the file's game refuses stops the batch with the reader's words (the
+    option and the value), not as if no game of the batch had that option."""
+    example = str(ROOT / "examples" / "scharwenzel-deal.toml")
+    result = run(example, "--rule", "must_trump=maybe", "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert "--rule must_trump" in result.stderr and "'maybe'" in result.stderr
+    assert "no game of this batch" not in result.stderr
+
+
+def test_an_unreadable_file_with_a_rule_is_reported_and_skipped(tmp_path):
+    """With --rule, as without: a file that cannot be read is an error line of the results,
+    and the rule names are checked only against the deals that were read."""
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "x.toml").write_text("game = \"poker\"\n", encoding="utf-8")
+    out = tmp_path / "r.jsonl"
+    result = run(str(bad), "--rule", "must_trump=true", "--out", str(out))
+    assert "no game of this batch" not in result.stderr and "Traceback" not in result.stderr
+    assert "x.toml" in result.stderr and "unknown game" in result.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in rows] == ["x"] and "unknown game" in rows[0]["error"]
+
+
 def test_a_second_writer_is_refused(tmp_path):
     fcntl = pytest.importorskip("fcntl")
     out = tmp_path / "r.jsonl"

@@ -105,7 +105,9 @@ def file_items(path: str | Path, overrides: dict[str, str] | None = None) -> lis
     for file in files:
         try:     # --rule is applied as the file is read, as in every other command
             deal = load(file, overrides or {}, other_games_rules=True)
-        except DealError as exc:      # one bad file must not stop the batch
+        except DealError as exc:      # one bad file must not stop the batch; a bad --rule does
+            if exc.key and exc.key.startswith("--rule "):
+                raise BatchError(str(exc)) from None
             items.append(BatchItem(file.stem, "", "?", "?", str(file), error=str(exc)))
             continue
         items.append(BatchItem(file.stem, deal.dump(), deal.game, stream_label(deal.game, deal.players),
@@ -127,7 +129,8 @@ def collect_items(paths: Iterable[str], generate: Iterable[str],
     for path in paths:
         items += file_items(path, overrides)
     games += [item.game for item in items if item.error is None]
-    check_rule_names(overrides, games)
+    if games:        # (no deal read: each file's own error is reported, as without --rule)
+        check_rule_names(overrides, games)
     for spec in generate:
         items += generated_items(spec, overrides)
     seen: dict[str, BatchItem] = {}
