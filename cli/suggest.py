@@ -7,7 +7,7 @@ import click
 from stich.report.suggest import suggest_json, suggest_report
 from stich.run import RunError
 from stich.view import EXACT_LIMIT, read_view
-from stich.view.suggest import TooManyLayouts, suggest
+from stich.view.suggest import MAX_SAMPLES, TooManyLayouts, suggest
 
 from .common import (
     InputError,
@@ -50,7 +50,7 @@ def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
 @deal_argument
 @click.option("--seat", type=click.IntRange(1, 8), default=None,
               help="The seat whose view is wanted (default: the file's `seat`, else the seat to move).")
-@click.option("--samples", type=click.IntRange(1, 1_000_000), default=None,
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Draw this many hidden layouts uniformly (default 100 when there are more "
                    f"than {EXACT_LIMIT} consistent layouts).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")

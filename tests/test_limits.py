@@ -275,6 +275,14 @@ def test_deal_count_is_capped_like_batch_generate():
     one_line_error(run("deal", "--game", "elfern", "-n", "99999999999999999999", "--json"), "-n")
 
 
+@pytest.mark.parametrize("command", [("suggest",), ("replay", "--view", "player")])
+def test_the_players_view_samples_at_most_as_many_layouts_as_the_limits_page_says(command):
+    """Each sampled layout is held until it is solved, so --samples is capped (the limits
+    page): 100,000 everywhere the player's view samples."""
+    deal = str(EXAMPLES / ("elfern-deal.toml" if command[0] == "suggest" else "elfern-played.toml"))
+    one_line_error(run(command[0], deal, *command[1:], "--samples", "100001"), "--samples", "100000")
+
+
 def test_a_batch_generates_at_most_a_million_deals(tmp_path):
     many = [arg for seed in range(11) for arg in ("--generate", f"elfern:100000:{seed}")]
     one_line_error(run("batch", *many, "--out", tmp_path / "r.jsonl"), "--generate", "1,000,000")

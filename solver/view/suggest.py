@@ -37,6 +37,7 @@ from .decide import card_totals, deciding_cards, expected_deciding
 
 Z95 = 1.959963984540054
 MAX_EXACT = 100_000              # layouts --exact solves one by one at most (a day or so of whole deals)
+MAX_SAMPLES = 100_000            # layouts --samples draws at most (each held as a deal until solved)
 
 # One layout's verdict per card: (card text, own total, other total, level label, rank from the
 # seat's side (higher is better for it, None without a ladder), double-dummy optimal)
