@@ -17,7 +17,7 @@ from stich.deals.deal import DealError, loads
 from stich.deals.dealing import MAX_DEALS, NoDealFound
 from stich.games import GAMES, OptionError
 from stich.report.batch import dropped_note
-from stich.report.tactic import forest_plot, tactic_report
+from stich.report.tactic import PLOT_SUFFIXES, forest_plot, tactic_report
 from stich.run import RunError
 from stich.study.examples import KINDS, example_files
 from stich.study.learn import held_out_rows, tactic_file_text
@@ -119,7 +119,7 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
               help="Write only the worst decisions of each tactic as deal files to DIR.")
 @click.option("--cx-count", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Files per tactic and kind.")
-@click.option("--plot", "plot_path", type=str, default=None, metavar="FILE.png|FILE.svg",
+@click.option("--plot", "plot_path", type=str, default=None, metavar="FILE.png|FILE.svg|FILE.pdf",
               help="Draw the study's forest plot (needs matplotlib: pip install \"stich[plot]\").")
 @click.option("--until-width", type=FiniteRange(min=0, min_open=True, max=1e9), default=None,
               metavar="W", help="Stop (at a multiple of 50 deals) once every tactic's headline interval "
@@ -185,7 +185,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     """
     extra, features = _loaded(tactic_file)
     if list_only:
-        _list(extra)
+        _list(extra, as_json)
         return
     tactics = _tactics(names, extra, tactic_file)
     _check_options(by, features, learn, tactics)
@@ -220,13 +220,14 @@ def _check_options(by: str | None, features: dict, learn: bool, tactics: list) -
 
 
 def _output(summary, run, game_name: str | None, plot_path: str | None, as_json: bool) -> None:
-    """The plot, the report (or JSON), and the exit status."""
-    if plot_path:
-        _plot(summary, plot_path, game_name)
+    """The report (or JSON), the plot, and the exit status: the report first, so that a plot
+    that cannot be written loses nothing of the study."""
     if as_json:
         emit_json(summary.as_json())
     else:
         click.echo(tactic_report(summary, game_name))
+    if plot_path:
+        _plot(summary, plot_path, game_name)
     if run.failed:
         sys.exit(EXIT_OTHER)
     if any(row.not_exact.any() for row in summary.tactics):
@@ -278,10 +279,13 @@ def _loaded(tactic_file: str | None) -> tuple[dict, dict]:
     return (loaded.tactics, loaded.features) if loaded else ({}, {})
 
 
-def _list(extra: dict) -> None:
-    for name in sorted(set(REGISTRY) | set(extra)):
-        t = extra.get(name) or REGISTRY[name]
-        click.echo(f"{name:50} {t.summary}")
+def _list(extra: dict, as_json: bool) -> None:
+    rows = [(name, (extra.get(name) or REGISTRY[name]).summary) for name in sorted(set(REGISTRY) | set(extra))]
+    if as_json:
+        emit_json([{"name": name, "summary": summary} for name, summary in rows])
+        return
+    for name, summary in rows:
+        click.echo(f"{name:50} {summary}")
 
 
 def _tactics(names: tuple[str, ...], extra: dict, tactic_file: str | None) -> list:
@@ -393,6 +397,9 @@ def _check_outputs(examples_dir: str | None, cx_dir: str | None, plot_path: str 
                 fail(f"{option} {directory}: cannot write in this folder")
     if plot_path:
         folder = Path(plot_path).parent
+        if Path(plot_path).suffix.lower() not in PLOT_SUFFIXES:
+            fail(f"--plot {plot_path}: name a {', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]} "
+                 f"file (the name's ending says the format)")
         if Path(plot_path).is_dir():
             fail(f"--plot {plot_path}: is a folder, not a file name")
         if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):

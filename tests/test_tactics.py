@@ -433,6 +433,23 @@ def test_forest_plot_or_one_line_without_matplotlib(tmp_path, monkeypatch):
     assert not (tmp_path / "q.png").exists()
 
 
+def test_a_plot_format_that_cannot_be_drawn_is_refused_before_the_study(tmp_path):
+    """The plot's format is its name's ending: one that cannot be drawn is refused at once,
+    not after a study of hours whose report would then be lost."""
+    code, out, err = run_cli("tactic", "scharwenzel.no_overtake_partner", "--game", "scharwenzel",
+                             "--deals", "100000", "--plot", str(tmp_path / "study.txt"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "study.txt" in err and ".png" in err and "Traceback" not in err
+
+
+def test_the_list_of_tactics_as_json():
+    code, out, err = run_cli("tactic", "--list", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert {row["name"] for row in rows} == set(REGISTRY)
+    assert all(row["summary"] == REGISTRY[row["name"]].summary for row in rows)
+
+
 def test_dask_local_cluster_gives_the_same_report():
     pytest.importorskip("distributed")
     from distributed import LocalCluster

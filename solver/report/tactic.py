@@ -618,6 +618,9 @@ def plot_marks(player: bool) -> list[tuple]:
     return [(*mark, -0.3 + step * k) for k, mark in enumerate(marks)]
 
 
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")      # the formats ``forest_plot`` writes, by the name's ending
+
+
 def forest_plot(summary: StudySummary, path: str, game: str | None = None) -> None:
     """Per tactic: what following the advice for a whole deal costs, what a random card at the
     same moments costs, and the best card the advice rules out at its first decision (in
