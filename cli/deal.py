@@ -126,7 +126,8 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
     except NoDealFound as exc:
         fail(f"--where/--predicate: {exc}")
     except OSError as exc:
-        fail(f"--out {out_dir}: {exc.strerror or exc}")
+        where = f"--out {out_dir}" if out_dir is not None else "standard output"
+        fail(f"{where}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         if as_json:
             emit_json(records)

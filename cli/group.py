@@ -14,6 +14,7 @@ command start without the others' imports.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -30,6 +31,9 @@ EXIT_INPUT = 2
 EXIT_OTHER = 1
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141            # 128 + SIGPIPE, what a shell reports for a closed pipe
+# a write that failed for want of room (the output redirected to a full disk or /dev/full):
+# the user's to mend, so bad input's exit status and one line, not an internal error
+FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 # nothing unfinished is shown as an answer; what was finished (files written, batch lines) stays
 INTERRUPTED_MESSAGE = "interrupted (Ctrl-C) before the search finished: no result"
 SWALLOWED_MESSAGE = ("interrupted (Ctrl-C): the key was pressed before the command finished, "
@@ -97,6 +101,9 @@ class StichGroup(click.Group):
                 fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
             if _wraps_ctrl_c(exc):
                 fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)
+            if isinstance(exc, OSError) and exc.errno in FULL_ERRNOS:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (quiet at exit)
+                fail(f"cannot write the output: {exc.strerror}", EXIT_INPUT)
             if os.environ.get("STICH_DEBUG"):
                 raise
             fail(f"internal error: {type(exc).__name__}: {exc} (set STICH_DEBUG=1 for a traceback)",

@@ -10,6 +10,7 @@ The expected totals below are worked out by hand in the comments, never taken fr
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -465,6 +466,25 @@ def test_import_without_the_built_core_says_what_to_do(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode != 0
     assert "pip install -e ." in done.stderr.splitlines()[-1]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a device that is always full)")
+@pytest.mark.parametrize("args", [("solve", "examples/elfern-ending.toml"),
+                                  ("solve", "examples/elfern-ending.toml", "--json"),
+                                  ("deal", "--game", "elfern", "-n", "3", "--json")])
+def test_output_to_a_full_device_is_one_line_not_an_internal_error(args):
+    """Standard output redirected to a full disk (here /dev/full): the user's to mend, so
+    one line and bad input's exit status, as for --out."""
+    root = Path(__file__).resolve().parent.parent
+    code = (f"import sys; sys.path.insert(0, {str(root)!r}); from stich.cli.main import main; "
+            "main(prog_name='stich')")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-c", code, *args], cwd=root, stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1 and "No space left" in err
+    assert "internal error" not in err and "Traceback" not in err
 
 
 def test_a_closed_pipe_is_no_internal_error():
