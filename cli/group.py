@@ -97,17 +97,24 @@ class StichGroup(click.Group):
             # bounds proven so far come with the time and node limits
             fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - the contract: one line, exit 1
-            if isinstance(exc, ValueError) and "null byte" in str(exc):    # os.stat of click.Path
-                fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
-            if _wraps_ctrl_c(exc):
-                fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)
-            if isinstance(exc, OSError) and exc.errno in FULL_ERRNOS:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (quiet at exit)
-                fail(f"cannot write the output: {exc.strerror}", EXIT_INPUT)
+            _unexpected(exc)
             if os.environ.get("STICH_DEBUG"):
                 raise
             fail(f"internal error: {type(exc).__name__}: {exc} (set STICH_DEBUG=1 for a traceback)",
                  EXIT_OTHER)
+
+
+def _unexpected(exc: Exception) -> None:
+    """An error no command turned into a line of its own that is still not ours: a NUL byte
+    in a file name, a Ctrl-C wrapped in another error, a write that failed for want of room.
+    Returns for an internal error."""
+    if isinstance(exc, ValueError) and "null byte" in str(exc):    # os.stat of click.Path
+        fail("a file name holds a NUL byte: no file has such a name", EXIT_INPUT)
+    if _wraps_ctrl_c(exc):
+        fail(INTERRUPTED_MESSAGE, EXIT_INTERRUPTED)
+    if isinstance(exc, OSError) and exc.errno in FULL_ERRNOS:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # (quiet at exit)
+        fail(f"cannot write the output: {exc.strerror}", EXIT_INPUT)
 
 
 def _wraps_ctrl_c(exc: BaseException) -> bool:
