@@ -52,7 +52,8 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
     skipped).  Ctrl-C likewise prints the cards finished and exits 130.  With --view player
     the same limits apply again to each hidden layout: a layout that hits them is left out
     of its card's figures (counted in the layouts column), a card whose every layout hits
-    them is "not judged", and the command exits 5.
+    them is "not judged", and the command exits 5.  Its cards are judged trick by trick:
+    Ctrl-C keeps the tricks judged.
 
     \b
     Examples:
@@ -68,13 +69,15 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
                         limits=limits_of(node_limit, time_limit))
     judgements, interrupted = None, False
     if view == "player" and result.exact:
-        from stich.view.suggest import judge_play
+        from stich.view.suggest import PlayInterrupted, judge_play
         try:
-            with progress_bar("player's view", as_json) as update:
+            with progress_bar("player's view", as_json, unit="card") as update:
                 judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
                                         tt_megabytes=tt_mb, progress=update,
                                         limits=limits_of(node_limit, time_limit))
-        except KeyboardInterrupt:           # the replay is finished: it is printed
+        except PlayInterrupted as stop:     # the replay and the tricks judged are printed
+            judgements, interrupted = stop.judged, True
+        except KeyboardInterrupt:
             interrupted = True
     if as_json:
         obj = replay_json(result)
@@ -89,6 +92,8 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
             click.echo("")
             click.echo(judgement_report(result.steps, judgements))
     if interrupted:
-        fail("interrupted (Ctrl-C) during the player's view: the replay above is complete", 130)
+        judged = len(judgements or [])
+        fail(f"interrupted (Ctrl-C) during the player's view: the replay above is complete, the "
+             f"player's view of its first {judged} of {sum(map(len, deal.play))} cards", 130)
     over = judgements is not None and any(j.left_out for j in judgements)
     exit_if_partial(result.exact and not over, result.stopped)

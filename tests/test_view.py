@@ -508,6 +508,48 @@ def test_replay_view_player_cli(tmp_path):
     assert result.exit_code == 0 and "Player's view" in result.stdout
 
 
+def test_ctrl_c_in_the_player_judgement_keeps_the_tricks_judged(monkeypatch):
+    """Ctrl-C while the second trick's cards are judged: the first trick's judgements come
+    with the interrupt, the same as those of the run that finished."""
+    import stich.view.suggest as suggest_module
+    deal = loads(OPEN_PLAYED, "open-played")
+    whole = suggest_module.judge_play(deal, objective="total", jobs=1, tt_megabytes=4)
+    judged = suggest_module._judged
+
+    def stop_at_trick_two(deal, steps, *args):
+        if steps[0][0] == 2:
+            raise KeyboardInterrupt
+        return judged(deal, steps, *args)
+
+    monkeypatch.setattr(suggest_module, "_judged", stop_at_trick_two)
+    with pytest.raises(suggest_module.PlayInterrupted) as stop:
+        suggest_module.judge_play(deal, objective="total", jobs=1, tt_megabytes=4)
+    first = [j for j in whole if j.trick == 1]
+    assert first and stop.value.judged == first and len(first) < len(whole)
+
+
+def test_replay_view_player_prints_the_cards_judged_before_ctrl_c(tmp_path, monkeypatch):
+    """Ctrl-C during ``replay --view player``: the replay and the cards judged are printed,
+    then one line saying how many, exit 130."""
+    import stich.view.suggest as suggest_module
+    path = tmp_path / "played.toml"
+    path.write_text(OPEN_PLAYED, encoding="utf-8")
+    judged = suggest_module._judged
+
+    def stop_at_trick_two(deal, steps, *args):
+        if steps[0][0] == 2:
+            raise KeyboardInterrupt
+        return judged(deal, steps, *args)
+
+    monkeypatch.setattr(suggest_module, "_judged", stop_at_trick_two)
+    result = CliRunner().invoke(main, ["replay", str(path), "--view", "player", "--jobs", "1",
+                                       "--tt-mb", "4", "--json"])
+    assert result.exit_code == 130, result.output
+    views = json.loads(result.stdout)["player_view"]
+    assert [v["trick"] for v in views] == [1, 1]                  # two seats: two cards a trick
+    assert "the player's view of its first 2 of 4 cards" in result.stderr
+
+
 def test_the_same_rung_everywhere_without_both_totals_is_said_so():
     """A view stopped before the deciding totals (Ctrl-C, a limit): the best card and the
     runner-up share the rung on every layout, and their totals are known on one layout only."""

@@ -718,6 +718,15 @@ class Judgement:
         return self.layouts > 0
 
 
+class PlayInterrupted(KeyboardInterrupt):
+    """Ctrl-C while ``judge_play`` judged the cards: ``judged`` holds the judgements of the
+    tricks finished, in the order played."""
+
+    def __init__(self, judged: list[Judgement]):
+        super().__init__()
+        self.judged = judged
+
+
 def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str = "score",
                jobs: int | None = None, dask_address: str | None = None, tt_megabytes: int = 64,
                limit: int = EXACT_LIMIT, progress=None, limits=None,
@@ -726,7 +735,9 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
     ``totals`` as for ``suggest`` (the played card's and the best card's totals are always
     found: the judgement prints both).
     ``limits`` apply to each layout: a layout that hits them is left out of its card's figures
-    (counted in ``left_out``); a card whose every layout hit them is not judged."""
+    (counted in ``left_out``); a card whose every layout hit them is not judged.
+    The cards are judged trick by trick on the same workers, so that Ctrl-C keeps the tricks
+    finished (``PlayInterrupted``); ``progress(cards judged, cards)`` after each trick."""
     steps: list[tuple[int, int, Card, Any, Any, bool]] = []
     tricks = deal.play
     for t, trick in enumerate(tricks):
@@ -738,6 +749,25 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             layouts, _, is_exact = choose_layouts(info, samples if count_layouts(info) > limit else None,
                                                   seed + len(steps), None, limit)
             steps.append((t + 1, seat, card, info, layouts, is_exact))
+    out: list[Judgement] = []
+    if progress:
+        progress(0, len(steps))
+    try:
+        with kept_pool():               # every trick on the same workers
+            for trick in range(1, len(tricks) + 1):
+                out += _judged(deal, [step for step in steps if step[0] == trick], objective, jobs,
+                               dask_address, tt_megabytes, limits, totals)
+                if progress:
+                    progress(len(out), len(steps))
+    except KeyboardInterrupt:
+        raise PlayInterrupted(out) from None
+    return out
+
+
+def _judged(deal: Deal, steps: list[tuple], objective: str, jobs, dask_address, tt_megabytes: int,
+            limits, totals) -> list[Judgement]:
+    """``judge_play``'s judgements of ``steps`` (card played, with the layouts its player could
+    not tell apart), their layouts solved together."""
     jobs_list, owner = [], []
     for n, (_, seat, _, info, layouts, _) in enumerate(steps):
         share = layout_set(info, objective)
@@ -745,7 +775,7 @@ def judge_play(deal: Deal, *, samples: int = 20, seed: int = 0, objective: str =
             jobs_list.append((info.fill(layout).dump(), seat, share))
             owner.append(n)
     reads = {n: (step[2].text(deal.notation),) for n, step in enumerate(steps)}   # the played card
-    rows = solve_deciding(jobs_list, objective, jobs, dask_address, tt_megabytes, progress, limits,
+    rows = solve_deciding(jobs_list, objective, jobs, dask_address, tt_megabytes, None, limits,
                           totals_mode(totals), owner=owner, extra=reads, best=True)
     grouped: list[list] = [[] for _ in steps]
     for n, r in zip(owner, rows):
