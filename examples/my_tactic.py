@@ -2,8 +2,9 @@
 
 A tactic is a function of one argument, what the mover sees at a decision, that returns the
 cards it advises (a subset of ``view.legal``), or None when it does not apply.  Advice that
-names every legal card says nothing and counts as not applying.  List the functions in
-TACTICS, under the names used on the command line:
+names every legal card says nothing and counts as not applying.  Its docstring's first line is
+the advice the reports quote (its name where it has none).  List the functions in TACTICS,
+under the names used on the command line (a built-in tactic's name is refused):
 
     stich tactic cash_aces --tactic-file examples/my_tactic.py --game scharwenzel --deals 200
 

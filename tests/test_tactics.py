@@ -368,6 +368,11 @@ BAD_FILES = {
                    "TACTICS = {'bad': bad}\n"),
     "peeks.py": "def bad(view):\n    return view.held(view.partners()[0])[:1]\nTACTICS = {'bad': bad}\n",
     "deal.py": "def bad(view):\n    return view.deal and None\nTACTICS = {'bad': bad}\n",
+    "taken.py": ("def mine(view):\n    return None\n"
+                 "TACTICS = {'scharwenzel.no_overtake_partner': mine}\n"),
+    "taken_by_decorator.py": ("from stich.tactics import tactic\n"
+                              "@tactic('scharwenzel.no_overtake_partner', game='scharwenzel')\n"
+                              "def mine(view):\n    return None\n"),
 }
 
 
@@ -381,6 +386,9 @@ BAD_FILES = {
     (("bad", "--tactic-file", "illegal.py"), "not legal"),
     (("bad", "--tactic-file", "peeks.py"), "cannot see"),
     (("bad", "--tactic-file", "deal.py"), "cannot see"),
+    (("scharwenzel.no_overtake_partner", "--tactic-file", "taken.py"), "name of a built-in tactic"),
+    (("scharwenzel.no_overtake_partner", "--tactic-file", "taken_by_decorator.py"),
+     "name of a built-in tactic"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, args, words):
     for name, text in BAD_FILES.items():
@@ -389,6 +397,26 @@ def test_bad_input_exits_2_with_one_line(tmp_path, args, words):
     code, out, err = run_cli("tactic", *args, "--game", "scharwenzel", "--deals", "2", "--jobs", "1", "--quiet")
     assert code == 2, err
     assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err
+
+
+def test_a_tactic_file_cannot_replace_a_built_in_tactic(tmp_path):
+    """A file naming one of its tactics like a built-in one is refused, and the built-in one
+    stays what it was, also where the file registered its own with the decorator."""
+    built_in = REGISTRY["scharwenzel.no_overtake_partner"]
+    for name, text in BAD_FILES.items():
+        (tmp_path / name).write_text(text)
+    for name in ("taken.py", "taken_by_decorator.py"):
+        with pytest.raises(TacticError, match="name of a built-in tactic"):
+            load_file(tmp_path / name)
+        assert REGISTRY["scharwenzel.no_overtake_partner"] is built_in
+
+
+def test_an_undocumented_tactic_is_called_by_its_name(tmp_path):
+    """The reports quote a tactic's advice from its docstring; without one, its name."""
+    path = tmp_path / "nodoc.py"
+    path.write_text("def lead_first(view):\n    return [view.legal[0]] if view.is_lead else None\n"
+                    "TACTICS = {'lead_first': lead_first}\n")
+    assert load_file(path).tactics["lead_first"].summary == "lead_first"
 
 
 def test_tactic_error_is_a_value_error():

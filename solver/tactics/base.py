@@ -49,7 +49,8 @@ class Tactic:
 
     @property
     def summary(self) -> str:
-        return (self.doc.strip().splitlines() or [""])[0]
+        """The first line of its documentation: the advice in words (its name if undocumented)."""
+        return (self.doc.strip().splitlines() or [self.name])[0]
 
     def __call__(self, view) -> tuple[Card, ...] | None:
         """The advised cards (in the order of ``view.legal``), or None if it does not apply

@@ -55,12 +55,14 @@ def _load(path: Path) -> TacticFile:
         module = load_module(path, WHAT)
     except UserFileError as exc:
         raise TacticError(str(exc)) from None
+    finally:
+        registered = dict(REGISTRY)         # with the decorator while the file ran
+        REGISTRY.clear()                    # a file's tactics do not become built-ins, nor
+        REGISTRY.update(before)             # replace one
     found: dict[str, Tactic] = {}
-    for name, t in REGISTRY.items():          # registered with the decorator while the file ran
+    for name, t in registered.items():
         if name not in before or before[name] is not t:
             found[name] = t
-    for name in [n for n in REGISTRY if n not in before]:
-        del REGISTRY[name]                  # a file's tactics do not become built-ins
     for name, function in _listed(module):
         if isinstance(function, Tactic):
             found[name] = function
@@ -70,6 +72,10 @@ def _load(path: Path) -> TacticFile:
         found[name] = Tactic(name, None, function, inspect.getdoc(function) or "")
     if not found:
         raise TacticError(f"{path}: defines no tactic (add TACTICS = {{'name': function}})")
+    taken = sorted(name for name in found if name in before and found[name] is not before[name])
+    if taken:
+        raise TacticError(f"{path}: {taken[0]} is the name of a built-in tactic (stich tactic "
+                          f"--list): give the file's tactic a name of its own")
     return TacticFile(found, _features(module, path))
 
 
