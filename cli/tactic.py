@@ -189,6 +189,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
         return
     tactics = _tactics(names, extra, tactic_file)
     _check_options(by, features, learn, tactics)
+    _check_companions(learn, (holdout_count, holdout_seed, learned_file), view, paired, tactics)
     _check_outputs(examples_dir, cx_dir, plot_path)
     settings = StudySettings(tuple(t.name for t in tactics), objective, first, tactic_file, view=view,
                              samples=samples, seed=seed, limits=limits_of(node_limit, time_limit),
@@ -217,6 +218,18 @@ def _check_options(by: str | None, features: dict, learn: bool, tactics: list) -
         fail(f"--by {by!r}: no such feature (known: {', '.join([*BUILTIN_FEATURES, *features])})")
     if learn and (len(tactics) != 1 or tactics[0].sees_all):
         fail("--learn: name exactly one tactic, one that reads only what the mover sees")
+
+
+def _check_companions(learn: bool, learning: tuple, view: str, paired: bool, tactics: list) -> None:
+    """Options that only mean something beside another are refused without it, rather than
+    ignored: the user expected them to change the study."""
+    if not learn and any(option is not None for option in learning):
+        fail("--holdout, --holdout-seed and --learned-file go with --learn")
+    given = click.get_current_context().get_parameter_source("samples")
+    if view != "player" and given is click.core.ParameterSource.COMMANDLINE:
+        fail("--samples goes with --view player (hidden layouts per decision)")
+    if paired and len(tactics) < 2:
+        fail("--paired compares tactics with each other: name two or more")
 
 
 def _output(summary, run, game_name: str | None, plot_path: str | None, as_json: bool) -> None:

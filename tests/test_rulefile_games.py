@@ -429,6 +429,9 @@ BAD_RULE_VALUES = [
     ("[outcome]\nwin = 99999999999999999999\n", "outcome.win"),
     ("[outcome]\nscore = 99999999999999999999\n", "outcome.score"),
     ("[outcome]\nlevels = [{ name = \"m\", winner_at_least = -5 }]\n", "outcome.levels[1].winner_at_least"),
+    # a level named like a goal every game has would take the goal's word over
+    ("[outcome]\nlevels = [{ name = \"win\", winner_at_least = 91 }]\n", "outcome.levels[1].name"),
+    ("[outcome]\nlevels = [{ name = \"every_trick\", loser_no_trick = true }]\n", "outcome.levels[1].name"),
     ("[play]\nlast_trick = -1\n", "play.last_trick"),
     ("[values]\nA = 1000000\n", "values.A"),
     ("players = 100\n", "players"),

@@ -49,6 +49,8 @@ RANK_WORDS = {"A": ACE, "D": ACE, "K": KING, "Q": QUEEN, "O": QUEEN, "J": JACK, 
               "10": TEN, "T": TEN, "9": NINE, "8": EIGHT, "7": SEVEN, "6": SIX}
 
 LEVEL_KEYS = ("name", "score", "loser_at_most", "winner_at_least", "loser_no_trick")
+# the puzzle goals every rule-file game has (``_goals``), which a level's name would replace
+GOAL_WORDS = {"win": "of any win (--goal win)", "every_trick": "of every trick (--goal every_trick)"}
 # the ranges of the numbers of a rule file: what the core's tables and totals can hold
 MAX_SEATS = 8
 MAX_VALUE = 100                  # a card's value, the last trick's bonus
@@ -298,6 +300,9 @@ class _Compiler:
                 raise self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(LEVEL_KEYS)})")
         if not isinstance(table.get("name"), str) or not table["name"].strip():
             raise self.fail(f"{key}.name", "missing: the level's name")
+        if table["name"] in GOAL_WORDS:
+            raise self.fail(f"{key}.name", f"{table['name']!r} is the puzzle goal "
+                                           f"{GOAL_WORDS[table['name']]}: name the level otherwise")
         conds = [k for k in ("loser_at_most", "winner_at_least", "loser_no_trick") if k in table]
         if not conds:
             raise self.fail(key, "needs loser_at_most, winner_at_least or loser_no_trick = true")
