@@ -508,12 +508,9 @@ def test_replay_view_player_cli(tmp_path):
     assert result.exit_code == 0 and "Player's view" in result.stdout
 
 
-def test_ctrl_c_in_the_player_judgement_keeps_the_tricks_judged(monkeypatch):
-    """Ctrl-C while the second trick's cards are judged: the first trick's judgements come
-    with the interrupt, the same as those of the run that finished."""
+def _ctrl_c_at_trick_two(monkeypatch):
+    """Ctrl-C as the player's view starts judging the second trick's cards."""
     import stich.view.suggest as suggest_module
-    deal = loads(OPEN_PLAYED, "open-played")
-    whole = suggest_module.judge_play(deal, objective="total", jobs=1, tt_megabytes=4)
     judged = suggest_module._judged
 
     def stop_at_trick_two(deal, steps, *args):
@@ -522,6 +519,15 @@ def test_ctrl_c_in_the_player_judgement_keeps_the_tricks_judged(monkeypatch):
         return judged(deal, steps, *args)
 
     monkeypatch.setattr(suggest_module, "_judged", stop_at_trick_two)
+
+
+def test_ctrl_c_in_the_player_judgement_keeps_the_tricks_judged(monkeypatch):
+    """Ctrl-C while the second trick's cards are judged: the first trick's judgements come
+    with the interrupt, the same as those of the run that finished."""
+    import stich.view.suggest as suggest_module
+    deal = loads(OPEN_PLAYED, "open-played")
+    whole = suggest_module.judge_play(deal, objective="total", jobs=1, tt_megabytes=4)
+    _ctrl_c_at_trick_two(monkeypatch)
     with pytest.raises(suggest_module.PlayInterrupted) as stop:
         suggest_module.judge_play(deal, objective="total", jobs=1, tt_megabytes=4)
     first = [j for j in whole if j.trick == 1]
@@ -531,17 +537,9 @@ def test_ctrl_c_in_the_player_judgement_keeps_the_tricks_judged(monkeypatch):
 def test_replay_view_player_prints_the_cards_judged_before_ctrl_c(tmp_path, monkeypatch):
     """Ctrl-C during ``replay --view player``: the replay and the cards judged are printed,
     then one line saying how many, exit 130."""
-    import stich.view.suggest as suggest_module
     path = tmp_path / "played.toml"
     path.write_text(OPEN_PLAYED, encoding="utf-8")
-    judged = suggest_module._judged
-
-    def stop_at_trick_two(deal, steps, *args):
-        if steps[0][0] == 2:
-            raise KeyboardInterrupt
-        return judged(deal, steps, *args)
-
-    monkeypatch.setattr(suggest_module, "_judged", stop_at_trick_two)
+    _ctrl_c_at_trick_two(monkeypatch)
     result = CliRunner().invoke(main, ["replay", str(path), "--view", "player", "--jobs", "1",
                                        "--tt-mb", "4", "--json"])
     assert result.exit_code == 130, result.output
