@@ -69,16 +69,8 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
                         limits=limits_of(node_limit, time_limit))
     judgements, interrupted = None, False
     if view == "player" and result.exact:
-        from stich.view.suggest import PlayInterrupted, judge_play
-        try:
-            with progress_bar("player's view", as_json, unit="card") as update:
-                judgements = judge_play(deal, samples=samples, seed=seed, jobs=jobs,
-                                        tt_megabytes=tt_mb, progress=update,
-                                        limits=limits_of(node_limit, time_limit))
-        except PlayInterrupted as stop:     # the replay and the tricks judged are printed
-            judgements, interrupted = stop.judged, True
-        except KeyboardInterrupt:
-            interrupted = True
+        judgements, interrupted = _judged(deal, samples, seed, jobs, tt_mb, as_json,
+                                          limits_of(node_limit, time_limit))
     if as_json:
         obj = replay_json(result)
         if judgements is not None:
@@ -97,3 +89,17 @@ def replay_command(deal_file: str, rules: tuple[str, ...], as_json: bool, tt_mb:
              f"player's view of its first {judged} of {sum(map(len, deal.play))} cards", 130)
     over = judgements is not None and any(j.left_out for j in judgements)
     exit_if_partial(result.exact and not over, result.stopped)
+
+
+def _judged(deal, samples: int, seed: int, jobs, tt_mb: int, quiet: bool, limits) -> tuple[list | None, bool]:
+    """The player's view of every card played, and whether Ctrl-C stopped it (then the
+    tricks judged before it, as ``judge_play`` judges them trick by trick)."""
+    from stich.view.suggest import PlayInterrupted, judge_play
+    try:
+        with progress_bar("player's view", quiet, unit="card") as update:
+            return judge_play(deal, samples=samples, seed=seed, jobs=jobs, tt_megabytes=tt_mb,
+                              progress=update, limits=limits), False
+    except PlayInterrupted as stop:     # the replay and the tricks judged are printed
+        return stop.judged, True
+    except KeyboardInterrupt:
+        return None, True
