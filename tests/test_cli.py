@@ -637,6 +637,32 @@ def test_a_partial_answer_says_the_levels_no_side_wins_in_words(tmp_path):
     assert "no_score" not in result.stdout and "Ständer" not in result.stdout
 
 
+MARIAGE_ENDING = """game = "schafkopf2"
+trump = "schellen"
+taken = [60, 20]
+[piles]
+1 = "EA G7 S7 RK RO G8"
+2 = "E7 GA S8 R8 E9 G9"
+[rules]
+mariage = true
+"""
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_cards_judged_by_their_totals_for_want_of_a_ladder_say_so(tmp_path, command):
+    """A Mariage ending with cards out of play has no outcome ladder at its start (its total
+    may still fall below 130), so the cards are judged by their totals: a card that leads to
+    the same outcome as the best one but fewer points is not marked, and a note says why."""
+    path = tmp_path / "ending.toml"
+    path.write_text(MARIAGE_ENDING, encoding="utf-8")
+    result = run(command, str(path))
+    assert result.exit_code == 0, result.output
+    assert "no outcome ladder applies" in result.stdout
+    assert "keeps the best outcome" not in result.stdout
+    example = run(command, str(EXAMPLES / "schafkopf2-mariage.toml"))
+    assert "no outcome ladder applies" not in example.stdout
+
+
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_a_level_no_side_wins_is_said_in_words_in_the_card_table(command):
     """The Elfern example's best card leads to a Ständer: its row says "Ständer (10–10)", as

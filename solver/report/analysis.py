@@ -9,9 +9,11 @@ from tabulate import tabulate
 from stich.model.rules import side_label
 
 from .common import (
+    TOTALS_STAR_NOTE,
     card_text,
     cards_text,
     headline,
+    judged_by_totals,
     level_text,
     position_table,
     score_star_note,
@@ -55,7 +57,9 @@ def analysis_report(analyses, expand: bool) -> str:
                          outcome, "*" if row.optimal else ""])
         out.append(tabulate(rows, headers=["card" if expand else "cards", "totals", "vs best",
                                            "outcome (play for score)", "optimal"], tablefmt="simple"))
-        if any(row.optimal and row.loss for row in analysis.rows):
+        if judged_by_totals(analysis.rows, analysis.result.objective):
+            out.append(TOTALS_STAR_NOTE)
+        elif any(row.optimal and row.loss for row in analysis.rows):
             out.append(score_star_note(rules))
         out.append("")
     return "\n".join(out).rstrip()

@@ -170,6 +170,23 @@ def game_sections(deal: Deal) -> list[str]:
     return out
 
 
+def judged_by_totals(rows, objective: str) -> bool:
+    """Were the cards of a solve for the score judged by their totals after all?  So where the
+    position has no outcome ladder at its start (an ending whose total may still change, as
+    Mariage's with cards out of play): then no card has an outcome level, or a card that
+    is not optimal has the level of one that is (``rows``: each with optimal, level, winner)."""
+    if objective != "score" or not rows:
+        return False
+    if all(row.level is None for row in rows):
+        return True
+    best = {(row.level, row.winner) for row in rows if row.optimal}
+    return any(not row.optimal and (row.level, row.winner) in best for row in rows)
+
+
+TOTALS_STAR_NOTE = ("* optimal here: keeps the best totals, as no outcome ladder applies at the start of "
+                    "this position (its total may still change: its outcome is that of a best line)")
+
+
 def score_star_note(rules: RuleSet) -> str:
     """Why a card that loses some of the unit can still be marked optimal (*)."""
     unit = UNIT_WORDS[rules.unit]

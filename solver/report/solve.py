@@ -11,11 +11,13 @@ from stich.search.solve import Result
 
 from .common import (
     STOPPED_WORDS,
+    TOTALS_STAR_NOTE,
     bounds_json,
     bounds_text,
     card_text,
     game_sections,
     headline,
+    judged_by_totals,
     level_text,
     listed,
     move_text,
@@ -135,7 +137,9 @@ def solve_report(result: Result) -> str:
     if result.moves:
         out += ["", f"Cards of seat {result.to_move} (to play):", moves_table(result)]
         own = deal.rule_set.side(result.mover - 1)
-        if any(m.optimal and m.exact_totals[own] != result.exact_totals[own] for m in result.moves):
+        if judged_by_totals(result.moves, result.objective):
+            out.append(TOTALS_STAR_NOTE)
+        elif any(m.optimal and m.exact_totals[own] != result.exact_totals[own] for m in result.moves):
             out.append(score_star_note(deal.rule_set))
     if result.line_tricks:
         out += ["", "One optimal line:", line_table(result)]
