@@ -429,6 +429,13 @@ BAD_RULE_VALUES = [
     ("[outcome]\nwin = 99999999999999999999\n", "outcome.win"),
     ("[outcome]\nscore = 99999999999999999999\n", "outcome.score"),
     ("[outcome]\nlevels = [{ name = \"m\", winner_at_least = -5 }]\n", "outcome.levels[1].winner_at_least"),
+    # levels come lowest first, each asking more than the one before, named apart
+    ("[outcome]\nlevels = [{ name = \"b\", winner_at_least = 120 }, { name = \"a\", winner_at_least = 91 }]\n",
+     "outcome.levels[2]"),
+    ("[outcome]\nlevels = [{ name = \"n\", loser_no_trick = true }, { name = \"a\", winner_at_least = 91 }]\n",
+     "outcome.levels[2]"),
+    ("[outcome]\nlevels = [{ name = \"a\", winner_at_least = 91 }, { name = \"a\", winner_at_least = 100 }]\n",
+     "outcome.levels[2].name"),
     # a level named like a goal every game has would take the goal's word over
     ("[outcome]\nlevels = [{ name = \"win\", winner_at_least = 91 }]\n", "outcome.levels[1].name"),
     ("[outcome]\nlevels = [{ name = \"every_trick\", loser_no_trick = true }]\n", "outcome.levels[1].name"),

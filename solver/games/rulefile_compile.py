@@ -287,8 +287,25 @@ class _Compiler:
         score = self.number("outcome.score", 0, MAX_SCORE, 1)
         tie = self.typed("outcome.tie", str, "neither side reached its winning total")
         simple = self.typed("outcome.simple", str, "simple")
-        return Thresholds((wins[0], wins[1]), score, tuple(self.level(i, t) for i, t in enumerate(levels)),
-                          tie, simple)
+        parsed = tuple(self.level(i, t) for i, t in enumerate(levels))
+        self.check_level_order(parsed, total)
+        return Thresholds((wins[0], wins[1]), score, parsed, tie, simple)
+
+    def check_level_order(self, levels: tuple[Level, ...], total: int) -> None:
+        """Levels come lowest first, each asking more of the winner than the one before (a
+        trick condition last), under names of their own: the outcome is the last that holds."""
+        seen: set[str] = set()
+        for i, level in enumerate(levels):
+            key = f"outcome.levels[{i + 1}]"
+            if level.name in seen:
+                raise self.fail(f"{key}.name", f"{level.name!r} names an earlier level too")
+            seen.add(level.name)
+            if i == 0:
+                continue
+            before, need = levels[i - 1], level.need(total)
+            if before.loser_no_trick or (need is not None and need <= before.need(total)):
+                raise self.fail(key, f"must ask more of the winner than the level before it "
+                                     f"({before.name!r}): levels come lowest first")
 
     def level(self, i: int, table: Any) -> Level:
         """``outcome.levels[i + 1]``: a name, a score and one condition."""
