@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from stich.deals.deal import Deal, load
+from stich.deals.dealing import MAX_SEED
 from stich.games import GAMES, RULES_FILES_ENV, register
 
 from .group import (  # noqa: F401 - the exit contract, shared by every command
@@ -27,6 +28,9 @@ from .group import (  # noqa: F401 - the exit contract, shared by every command
     StichGroup,
     fail,
 )
+
+# a seed option's type: any whole number of at most 19 digits either way
+SEED = click.IntRange(-MAX_SEED, MAX_SEED)
 
 
 class InputError(click.ClickException):

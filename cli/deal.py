@@ -13,7 +13,7 @@ from stich.deals.dealing import DEFAULT_MAX_TRIES, MAX_DEALS, MAX_TRIES, NoDealF
 from stich.games import GAMES, Game, OptionError, RuleFileError, find_game
 from stich.model.cards import NOTATIONS, CardError, parse_suit
 
-from .common import EXIT_INPUT, EXIT_INTERRUPTED, emit_json, fail, parse_rule_overrides, rule_option
+from .common import EXIT_INPUT, EXIT_INTERRUPTED, SEED, emit_json, fail, parse_rule_overrides, rule_option
 from .progress import progress_bar
 
 DEAL_HELP = """Deal random whole deals of a game, as deal files.
@@ -82,7 +82,7 @@ def _game_name(ctx, param, value: str) -> str:
 @click.command("deal", help=DEAL_HELP)
 @click.option("--game", required=True, callback=_game_name, metavar="GAME|FILE",
               help=f"The game to deal: {', '.join(GAMES)}, or a rule file (FILE.toml).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the stream of deals: the same arguments always give the same files.")
 @click.option("-n", "--count", type=click.IntRange(1, MAX_DEALS), default=1, show_default=True,
               help=f"How many deals (at most {MAX_DEALS:,}, as batch --generate).")

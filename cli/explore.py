@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import InputError, deal_argument, objective_option, read_deal, rule_option, tt_option
+from .common import SEED, InputError, deal_argument, objective_option, read_deal, rule_option, tt_option
 
 EXIT_INTERRUPTED = 130
 
@@ -17,7 +17,7 @@ EXIT_INTERRUPTED = 130
 @click.option("--samples", type=click.IntRange(1, 100_000), default=None,
               help="The player's view: draw this many hidden layouts (as stich suggest; "
                    "default: every layout when there are at most 200, else 100).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="The player's view: the seed of the sampling.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=1, show_default=True,
               help="The player's view: worker processes for the layouts (1: a thread of the server).")

@@ -8,6 +8,7 @@ from stich.analysis.replay import replay
 from stich.report.replay import replay_json, replay_report
 
 from .common import (
+    SEED,
     InputError,
     deal_argument,
     emit_json,
@@ -31,7 +32,7 @@ from .progress import progress_bar
                                       "see then (stich suggest at every card).")
 @click.option("--samples", type=click.IntRange(1, 100_000), default=20, show_default=True,
               help="--view player: layouts drawn per card when there are too many to take all.")
-@click.option("--seed", type=int, default=0, show_default=True, help="--view player: sampling seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="--view player: sampling seed.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="--view player: worker processes (default: all cores).")
 @limit_options

@@ -10,6 +10,7 @@ from stich.view import EXACT_LIMIT, read_view
 from stich.view.suggest import MAX_SAMPLES, TooManyLayouts, suggest
 
 from .common import (
+    SEED,
     InputError,
     deal_argument,
     emit_json,
@@ -53,7 +54,7 @@ def view_to_move(deal_file: str, seat: int | None, rules: tuple[str, ...]):
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Draw this many hidden layouts uniformly (default 100 when there are more "
                    f"than {EXACT_LIMIT} consistent layouts).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampling.")
 @click.option("--exact", is_flag=True, help="Solve every consistent layout once (the default "
                                             f"when there are at most {EXACT_LIMIT}).")
 @objective_option

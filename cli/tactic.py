@@ -36,7 +36,7 @@ from stich.tactics import REGISTRY, TacticError
 from stich.tactics.features import BUILTIN as BUILTIN_FEATURES
 from stich.tactics.loader import load_file
 
-from .common import EXIT_OTHER, FiniteRange, emit_json, fail, parse_rule_overrides, rule_option
+from .common import EXIT_OTHER, SEED, FiniteRange, emit_json, fail, parse_rule_overrides, rule_option
 from .limits import EXIT_PARTIAL, limit_options, limits_of
 from .progress import Bar
 
@@ -94,7 +94,7 @@ def expand_names(patterns: tuple[str, ...], extra: dict) -> tuple[str, ...]:
               help="The game to deal (with --deals).")
 @click.option("--deals", "count", type=click.IntRange(1, MAX_DEALS), default=100, show_default=True,
               help="How many random deals (the deals of `stich deal --game G --seed S -n N`).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the deals, the policies' picks, the layouts and the bootstrap.")
 @click.option("--where", "wheres", multiple=True, metavar="CONSTRAINT",
               help="Only deals meeting CONSTRAINT (the language of `stich deal --where`).")

@@ -640,6 +640,11 @@ def test_a_random_deal_is_stich_deals_with_its_constraints(served):
     assert answer["start"] == start_text(loads(printed[0]["deal"]))
     bad = client.post("/api/deal/random", json={"game": "scharwenzel", "where": ["seat 9 holds a pony"]})
     assert bad.status_code == 400 and bad.json()["error"].startswith("--where: ")
+    # a count that is a float, a seed too large for a deal's name: refused, not a 500
+    for wrong, word in (({"players": 6.0}, "players"), ({"players": True}, "players"),
+                        ({"seed": 10**400}, "seed")):
+        bad = client.post("/api/deal/random", json={"game": "scharwenzel", "seed": 1, **wrong})
+        assert bad.status_code == 400 and bad.json()["error"].startswith(word), bad.text
 
 
 def test_the_whole_deal_table_is_stich_tables(served):

@@ -283,6 +283,19 @@ def test_the_players_view_samples_at_most_as_many_layouts_as_the_limits_page_say
     one_line_error(run(command[0], deal, *command[1:], "--samples", "100001"), "--samples", "100000")
 
 
+@pytest.mark.parametrize("command", [("deal", "--game", "elfern"), ("suggest", "examples/elfern-deal.toml")])
+def test_a_seed_is_capped_like_every_count(command):
+    """A seed of 300 digits would name a deal (and its file) longer than a path may be."""
+    args = [str(EXAMPLES.parent / a) if a.startswith("examples/") else a for a in command]
+    one_line_error(run(*args, "--seed", str(10**300)), "--seed")
+
+
+def test_a_source_label_that_is_no_path_is_read_as_a_label():
+    """``loads`` names its text with a label; one too long for a path is no file to look at."""
+    deal = loads(ENDING.read_text(encoding="utf-8"), "x" * 300)
+    assert deal.game == "elfern"
+
+
 def test_a_batch_generates_at_most_a_million_deals(tmp_path):
     many = [arg for seed in range(11) for arg in ("--generate", f"elfern:100000:{seed}")]
     one_line_error(run("batch", *many, "--out", tmp_path / "r.jsonl"), "--generate", "1,000,000")

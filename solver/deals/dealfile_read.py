@@ -35,6 +35,16 @@ _SHOW = re.compile(r"\(\s*(\w+)\s+([^()\s]+)\s*\)")      # "(marriage R)" in a t
 _SHOW_SPLIT = re.compile(r"(\([^()]*\)?)")
 
 
+def _folder_of(source: str) -> Path | None:
+    """The folder of the deal file ``source`` (a rule file it names is looked for there), or
+    None where ``source`` is no file but a label ("<string>", "<elfern-7-0001>", a name too
+    long for a path)."""
+    try:
+        return Path(source).parent if Path(source).is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
 class DealError(ValueError):
     """Bad input: says which file, which key and what is wrong, in one line."""
 
@@ -235,7 +245,7 @@ class _Reader:
         game = self.data["game"]
         if not isinstance(game, str):
             raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)})")
-        folder = Path(self.source).parent if Path(self.source).is_file() else None
+        folder = _folder_of(self.source)
         try:
             spec = find_game(GAMES, game, folder)
         except NoRuleFile as exc:

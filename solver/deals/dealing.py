@@ -30,6 +30,7 @@ DEFAULT_MAX_TRIES = 100_000
 MAX_TRIES = 1_000_000         # refused candidates in a row: a minute or two of drawing
 MAX_DEALS = 100_000           # deals of one stream (deal -n, batch --generate, tactic --deals):
                               # a run holds every deal's text in memory
+MAX_SEED = 2**63 - 1          # a seed's size either way (a deal's id and its file name hold it)
 
 
 def random_deal(game: str, seed: int, *, players: int = 4, trump: int | None = None,

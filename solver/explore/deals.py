@@ -19,7 +19,16 @@ from stich.games import GAMES, OptionError
 from stich.report.common import headline
 from stich.report.table import table_json, table_report
 
-from .position import MAX_START, RequestError, file_line, known_games, named_start, read_start, start_text
+from .position import (
+    MAX_START,
+    RequestError,
+    check_seed,
+    file_line,
+    known_games,
+    named_start,
+    read_start,
+    start_text,
+)
 
 _GAME = re.compile(r"^\s*game\s*=\s*(.*)$", re.M)
 MAX_WHERE = 8              # constraints per random deal
@@ -59,9 +68,9 @@ def random_deal(data: dict) -> dict:
     if not isinstance(game, str) or game.lower() not in GAMES:
         raise RequestError(f"game: must be one of {', '.join(GAMES)}")
     spec = GAMES[game.lower()]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RequestError("seed: must be a whole number")
-    if players is not None and players not in spec.seat_counts:
+    check_seed(seed)
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or players not in spec.seat_counts):
         raise RequestError(f"players: {spec.name} is played by {', '.join(map(str, spec.seat_counts))}")
     players = players or spec.default_players
     if (not isinstance(wheres, list) or len(wheres) > MAX_WHERE

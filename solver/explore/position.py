@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from stich.deals.deal import Deal, DealError, loads, show_text
+from stich.deals.dealing import MAX_SEED
 from stich.files.userfile import toml_shape_problem
 from stich.games import GAMES
 from stich.games.rulefile import RULES_DIR
@@ -36,6 +37,13 @@ _MOVE = re.compile(r"(?:\(\s*\w+\s+[^()\s]+\s*\)\s*)?[^\s()]+")
 
 class RequestError(ValueError):
     """A request the explorer cannot answer; its message is shown on the page."""
+
+
+def check_seed(seed) -> int:
+    """A request's seed: a whole number within ``MAX_SEED`` either way, as the commands take it."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
+        raise RequestError(f"seed: must be a whole number from {-MAX_SEED} to {MAX_SEED}")
+    return seed
 
 
 _GAME_LINE = re.compile(r"^[ \t]*game[ \t]*=.*$", re.M)

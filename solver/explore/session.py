@@ -28,7 +28,7 @@ from stich.view.hidden import read_hidden, write_hidden
 from stich.view.suggest import suggest
 
 from .pool import WorkerPool
-from .position import RequestError, describe, file_line, known_games, position_deal, start_text
+from .position import RequestError, check_seed, describe, file_line, known_games, position_deal, start_text
 
 OBJECTIVES = ("score", "total")
 MAX_SAMPLES = 100_000       # --samples on the command line
@@ -107,8 +107,7 @@ def check_sampling(samples, seed, exact, most: int = MAX_SAMPLES) -> tuple[int |
                                 or not 1 <= samples <= most):
         raise RequestError(f"samples: must be a whole number from 1 to {most:,}, or null"
                            + (" (start stich explore with --samples N for more)" if most < MAX_SAMPLES else ""))
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RequestError("seed: must be a whole number")
+    check_seed(seed)
     if not isinstance(exact, bool):
         raise RequestError("exact: must be true or false")
     if exact and samples is not None:
