@@ -176,6 +176,16 @@ def test_cli_table_limit_shows_ranges_and_exits_5():
     assert text.exit_code == 5 and "PARTIAL TABLE" in text.output and "partial" in text.output
 
 
+def test_a_partial_table_with_no_declarer_found_keeps_its_leaders():
+    """So few nodes that no declarer's choice is known: the grid still names the leaders
+    across (a list of 16 rows under "seat 1 leads" would read as if seat 1 led every one)."""
+    text = run("table", "examples/scharwenzel-deal.toml", "--node-limit", "50")
+    assert text.exit_code == 5, text.output
+    assert all(f"seat {seat} leads" in text.output for seat in (1, 2, 3, 4))
+    assert "Seat 1 leads; the deal under each trump" not in text.output
+    assert "(seats missing here" in text.output
+
+
 # --- replay ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["examples/scharwenzel-played.toml", "examples/schafkopf2-played.toml",

@@ -88,8 +88,8 @@ def table_report(table) -> str:
         out.append(f"PARTIAL TABLE: {STOPPED_WORDS.get(table.stopped, table.stopped)}; {solved} of "
                    f"{table.planned} cells exact, the others show only what is proven "
                    f"(totals as low..high ranges).")
-    if table.best_trump:             # a declarer chooses: every trump by every first leader
-        leaders = sorted({c.leader for c in table.cells})
+    leaders = sorted({c.leader for c in table.cells})
+    if len(leaders) > 1:             # a declarer chooses: every trump by every first leader
         rules = deal.rule_set
         out.append(f"Tricks of {side_label(rules, 0)} – {side_label(rules, 1)}, the winner and its "
                    f"score, by trump and leader:")
