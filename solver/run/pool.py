@@ -208,7 +208,9 @@ def _on_local_pools(work: Callable, left: dict[int, tuple[Any, tuple]], jobs: in
             deaths[n] = deaths.get(n, 0) + 1
             if deaths[n] > WORKER_RESTARTS:
                 key, _ = left.pop(n)
-                yield key, WorkerDied(f"its worker process died {deaths[n]} times (out of memory?)")
+                yield key, WorkerDied(f"its worker process died {deaths[n]} times (out of memory?  Or, "
+                                      f"from a script, work started outside `if __name__ == "
+                                      f"\"__main__\":`: each worker imports the script again)")
     for key, _ in left.values():            # every pool broke as it started: lost, the rest kept
         yield key, WorkerDied(f"worker processes died {empty_breaks} times in a row as they started")
 
