@@ -120,6 +120,16 @@ def test_bad_goals_exit_2(goal, tmp_path):
     assert "--goal" in out.stderr and "Traceback" not in out.output
 
 
+def test_every_trick_after_the_other_side_took_one_is_unreachable_not_bad_input(tmp_path):
+    """Seats 2+4 already took 2 tricks: "seats 1+3 take every trick" is a fair question whose
+    answer is no (exit 4), as tricks>=9 would be, not a bad goal."""
+    path = tmp_path / "s.toml"
+    path.write_text(SCHARWENZEL_ENDING, encoding="utf-8")
+    result = solve_puzzle(load(SCHARWENZEL_ENDING), "tout")
+    assert not result.reachable and result.verdict == "unreachable"
+    assert CliRunner().invoke(main, ["puzzle", str(path), "--goal", "tout"]).exit_code == 4
+
+
 def test_puzzle_cli_exit_codes(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text(SCHARWENZEL_ENDING, encoding="utf-8")

@@ -52,6 +52,7 @@ class Goal:
     side: int                       # 0 or 1
     kind: str                       # "total", "streak" or "level"
     target: int = 0                 # total: the side's final total; streak: tricks in a row
+                                    # (-1: the other side has already won a trick)
     level: str = ""                 # level: the outcome level (and better)
 
     def describe(self, deal: Deal) -> str:
@@ -80,9 +81,8 @@ def parse_goal(text: str, deal: Deal, side: int) -> Goal:
                         f"{unit}>=N, total>=N)", "--goal", deal.source)
     if word is not None and word.kind == "streak":
         position = deal.position()
-        if position.has_won(1 - side):
-            raise DealError("the other side has already won a trick", "--goal", deal.source)
-        return Goal(text, side, "streak", position.tricks_left())
+        # every trick, once the other side has won one: a fair question whose answer is no
+        return Goal(text, side, "streak", -1 if position.has_won(1 - side) else position.tricks_left())
     if word is not None and word.kind == "total":
         return Goal(text, side, "total", word.target)
     if word is not None:
@@ -102,7 +102,7 @@ class GoalSearch:
         if s.over:
             return self._holds_at_end()
         if goal.kind == "streak":
-            return s.streak_at_least(goal.side, s.engine.tricks_left)
+            return goal.target >= 0 and s.streak_at_least(goal.side, s.engine.tricks_left)
         if goal.kind == "total":      # the side's own final total, extras such as marriages included
             return s.own_at_least(goal.side, goal.target)
         return self._level_holds()
