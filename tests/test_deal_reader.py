@@ -831,6 +831,8 @@ def test_a_byte_order_mark_first_is_not_part_of_the_text(tmp_path):
     marked = tmp_path / "marked.toml"
     marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
     assert load(marked).dump() == load(source).dump()
+    # text pasted with its mark (the explorer's deal input, ``loads``) reads the same too
+    assert loads("\ufeff" + source.read_text(encoding="utf-8")).dump() == load(source).dump()
     piped = run("solve", "-", "--json", input=b"\xef\xbb\xbf" + source.read_bytes())
     assert piped.exit_code == 0, piped.stderr
     rules = tmp_path / "mine.toml"

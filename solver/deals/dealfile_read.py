@@ -134,6 +134,7 @@ def read_text(text: str, make: Callable[..., _Deal], source: str = "<string>",
     options the game does not have are skipped (a batch of several games)."""
     if len(text) > MAX_DEAL_BYTES:
         raise DealError(f"larger than {MAX_DEAL_BYTES >> 20} MB: not a deal file", None, source)
+    text = text.removeprefix("\ufeff")      # a byte-order mark pasted with the text, as in a file
     problem = toml_shape_problem(text)
     if problem:
         raise DealError(problem, None, source)
