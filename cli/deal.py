@@ -124,7 +124,8 @@ def deal_command(game: str, seed: int, count: int, out_dir: str | None, players:
     except (DealError, ConstraintError) as exc:
         fail(str(exc))
     except NoDealFound as exc:
-        fail(f"--where/--predicate: {exc}")
+        given = "/".join(name for name, used in (("--where", wheres), ("--predicate", predicate_file)) if used)
+        fail(f"{given or '--where'}: {exc}")
     except OSError as exc:
         where = f"--out {out_dir}" if out_dir is not None else "standard output"
         fail(f"{where}: {exc.strerror or exc}")

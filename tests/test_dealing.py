@@ -335,6 +335,7 @@ def test_impossible_constraint_gives_up_with_a_clear_error():
     assert result.exit_code == 2
     assert "300 candidates in a row were refused" in result.stderr
     assert "impossible or too rare" in result.stderr
+    assert result.stderr.startswith("stich: --where: ")     # names what was given, no --predicate
 
 
 @pytest.mark.parametrize("args,words", [
