@@ -302,8 +302,9 @@ class _Compiler:
             seen.add(level.name)
             if i == 0:
                 continue
-            before, need = levels[i - 1], level.need(total)
-            if before.loser_no_trick or (need is not None and need <= before.need(total)):
+            before = levels[i - 1]
+            need, need_before = level.need(total), before.need(total)
+            if need_before is None or (need is not None and need <= need_before):
                 raise self.fail(key, f"must ask more of the winner than the level before it "
                                      f"({before.name!r}): levels come lowest first")
 
