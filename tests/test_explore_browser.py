@@ -330,6 +330,43 @@ def test_a_malformed_request_is_shown_and_the_server_goes_on(open_page):
     assert page.page.locator("#moves li[data-ply]").count() == 11
 
 
+def test_best_card_held_down_plays_only_legal_cards(open_page):
+    """The best-card key pressed faster than the page answers (a key held down): each card is
+    chosen for the position shown and played there, or the press does nothing; the line the
+    page ends on is legal, and stich replay reads it."""
+    page, server = open_page("schafkopf2-deal.toml")
+    page.settled()
+    for _ in range(8):
+        page.page.keyboard.press("b")
+        page.page.wait_for_timeout(30)
+    page.page.wait_for_timeout(300)
+    page.settled()
+    assert page.page.is_hidden("#error"), page.text("#error")
+    played = page.page.locator("#moves li[data-ply]").count() - 1
+    assert 1 <= played <= 8
+    moves = [page.page.eval_on_selector(f'#moves li[data-ply="{k}"]', "li => li.dataset.move")
+             for k in range(1, played + 1)]
+    deal = deal_after(EXAMPLES / "schafkopf2-deal.toml", moves)
+    assert len(stich("replay", deal=deal)["steps"]) == played
+
+
+def test_a_pasted_link_that_cannot_be_read_changes_nothing(open_page):
+    """A broken link pasted into "Another deal": one plain line, the address and the deal shown
+    stay as they were; an empty box says it is empty."""
+    page, server = open_page("elfern-deal.toml")
+    page.settled()
+    address, title = page.page.url, page.text("#title")
+    page.click("#deal-details summary")
+    page.page.fill("#paste", server.url + "#start=!!!notbase64")
+    page.page.click("#paste-open")
+    page.page.wait_for_selector("#error:not([hidden])")
+    assert page.text("#error").startswith("the link: ") and "atob" not in page.text("#error")
+    assert page.page.url == address and page.text("#title") == title
+    page.page.fill("#paste", "   ")
+    page.page.click("#paste-open")
+    assert page.text("#error").startswith("the box is empty")
+
+
 class AttackPage(http.server.BaseHTTPRequestHandler):
     """A page of another site that posts to the explorer (a cross-site request)."""
 

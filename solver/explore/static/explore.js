@@ -11,6 +11,7 @@ const state = {
   start: null, line: [], ply: 0, fileLine: [], name: "", tree: newTree(),
   objective: "score", view: "dd", samples: null, seed: 0, exact: false,
   position: null, analysis: null, job: null, announce: null,
+  positionAt: null,      // the moves (joined) of the position shown, once it has come
   bottom: 1, colours: null, suits: "symbols", peek: false,   // how the table is drawn
   training: false,       // values hidden until a card is picked
   seatOf: new Map(),     // "move,move,..." -> the seat that played the last of them
@@ -85,6 +86,7 @@ function showError(message) {
   const box = $("error");
   box.textContent = message;
   box.hidden = !message;
+  if (message && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });   // also from the page's foot
 }
 
 function busy(on) {
@@ -95,20 +97,27 @@ function busy(on) {
 
 // --- the address ------------------------------------------------------------------------------
 
-function readAddress() {
-  const params = new URLSearchParams(location.hash.slice(1));
+function readAddress(hash = location.hash) {
+  // the position an address's fragment names, taken whole or not at all (a fragment that
+  // cannot be read throws before anything of the page changes)
+  const params = new URLSearchParams(hash.slice(1));
   if (!params.has("start")) return false;
   const start = fromBase64Url(params.get("start"));
-  if (start !== state.start) { state.analyses = new Map(); state.seatOf = new Map(); }   // another deal
+  const line = params.get("line") ? params.get("line").split(",").map(decodeURIComponent) : [];
+  const tree = params.get("tree") ? unpackTree(JSON.parse(fromBase64Url(params.get("tree")))) : newTree();
+  if (start !== state.start) {                   // another deal: nothing of the last one stays
+    Object.assign(state, { analyses: new Map(), seatOf: new Map(), name: "" });
+    $("table-text").hidden = true;
+  }
   state.start = start;
-  state.line = params.get("line") ? params.get("line").split(",").map(decodeURIComponent) : [];
+  state.line = line;
   state.ply = Math.min(Math.max(parseInt(params.get("ply") ?? state.line.length, 10) || 0, 0), state.line.length);
   state.objective = params.get("objective") === "total" ? "total" : "score";
   state.view = params.get("view") === "player" ? "player" : "dd";
   state.samples = params.get("samples") ? parseInt(params.get("samples"), 10) : null;
   state.seed = params.get("seed") ? parseInt(params.get("seed"), 10) : 0;
   state.exact = params.get("exact") === "1";
-  state.tree = params.get("tree") ? unpackTree(JSON.parse(fromBase64Url(params.get("tree")))) : newTree();
+  state.tree = tree;
   addLine(state.tree, state.line);
   state.bottom = parseInt(params.get("bottom") ?? "1", 10) || 1;
   state.colours = ["2", "4"].includes(params.get("colours")) ? params.get("colours") : null;
@@ -242,9 +251,10 @@ function setComment(text) {
 }
 
 async function load() {
-  const token = ++state.token;
+  const token = ++state.token, here = moves().join(",");
   cancelJob();
   state.analysis = null;
+  state.positionAt = null;                       // the position shown is not yet this one
   showError("");
   busy(true);
   let position = null;
@@ -252,6 +262,7 @@ async function load() {
     position = await api("/api/position", { start: state.start, moves: moves(), view: state.view === "player" });
     if (token !== state.token) return;
     state.position = position;
+    state.positionAt = here;
     learnSeats(position);
     render();
     if (position.over) { busy(false); return; }
@@ -262,9 +273,17 @@ async function load() {
     showError(error.message);
     busy(false);
     if (position) render();
-    else $("table").replaceChildren();          // no position: show none rather than the last one
+    else forgetPosition();                       // no position: show none rather than the last one
   }
   if (token === state.token && state.view !== "player") fillMoveList(token);
+}
+
+function forgetPosition() {
+  // the page after a position that could not be loaded: nothing of the last one is shown
+  state.position = null;
+  $("table").replaceChildren();
+  for (const id of ["value-label", "dd-totals", "dd-outcome", "source"]) $(id).textContent = "";
+  $("title").textContent = "stich explore";
 }
 
 async function analysisAt(ply) {
@@ -865,10 +884,16 @@ function renderViewCards(result) {
 // --- actions ----------------------------------------------------------------------------------
 
 async function playBest() {
-  const p = state.position;
-  if (!p || p.over || state.training) return;
+  // the best card of the position shown, once it is the page's position: a press while the
+  // page is still on its way to one (a key held down) plays nothing, so that a card is never
+  // chosen for one position and played in another
+  const p = state.position, here = moves().join(",");
+  if (!p || p.over || state.training || state.positionAt !== here) return;
   if (state.view === "dd" && !state.analysis) {
-    try { state.analysis = await analysisAt(state.ply); } catch (error) { showError(error.message); return; }
+    let analysis;
+    try { analysis = await analysisAt(state.ply); } catch (error) { showError(error.message); return; }
+    if (moves().join(",") !== here || state.positionAt !== here) return;    // the page moved on
+    state.analysis = analysis;
   }
   const move = bestMove();
   if (move) play(move);
@@ -914,12 +939,13 @@ function turnTable() {
 
 // --- another deal ------------------------------------------------------------------------------
 
-function openDeal(answer) {
-  // a new start from the server (pasted or dealt): its file's play is the line
+function openDeal(answer, name) {
+  // a new start from the server (pasted or dealt): its file's play is the line; ``name`` says
+  // where it came from (the title says the game)
   Object.assign(state, { start: answer.start, line: answer.line.slice(), ply: answer.line.length,
     fileLine: answer.line.slice(), tree: newTree(), seatOf: new Map(), analyses: new Map() });
   addLine(state.tree, state.line);
-  state.name = answer.title;
+  state.name = name;
   $("table-text").hidden = true;
   go(state.ply);
 }
@@ -930,12 +956,19 @@ async function pasteOpen() {
   showError("");
   const hash = text.indexOf("#start=");
   if (hash >= 0) {
-    history.pushState(null, "", text.slice(hash));
-    try { readAddress(); state.fileLine = []; fillSampling(); load(); } catch (error) { showError(`the link: ${error.message}`); }
+    try { readAddress(text.slice(hash)); } catch (error) {
+      showError("the link: its position cannot be read (copy the whole address again)");
+      return;
+    }
+    state.fileLine = [];
+    writeAddress(true);                            // the address only once the link was read
+    fillSampling();
+    load();
     return;
   }
+  if (!text) { showError("the box is empty: paste a deal file's text or an explorer link"); return; }
   busy(true);                                      // the server checks the file: values shown are not its
-  try { openDeal(await api("/api/deal/paste", { text })); } catch (error) { showError(error.message); busy(false); }
+  try { openDeal(await api("/api/deal/paste", { text }), "a pasted deal"); } catch (error) { showError(error.message); busy(false); }
 }
 
 async function randomDeal() {
@@ -943,8 +976,9 @@ async function randomDeal() {
   const where = $("random-where").value.split("\n").map((w) => w.trim()).filter(Boolean);
   busy(true);                                      // dealing with --where may take a while
   try {
+    const seed = parseInt($("random-seed").value, 10) || 0;
     openDeal(await api("/api/deal/random", { game: $("random-game").value, players: parseInt($("random-players").value, 10),
-      seed: parseInt($("random-seed").value, 10) || 0, where }));
+      seed, where }), `dealt at random, seed ${seed}`);
   } catch (error) { showError(error.message); busy(false); }
 }
 
@@ -998,7 +1032,7 @@ function trickStart(ply) {
 const KEYS = {
   ArrowLeft: () => go(state.ply - 1), ArrowRight: () => go(state.ply + 1),
   Home: () => go(0), End: () => go(state.line.length), b: playBest, " ": playBest,
-  PageUp: () => go(trickStart(state.ply - 1)), PageDown: () => go(trickStart(state.ply) + state.position.players),
+  PageUp: () => go(trickStart(state.ply - 1)), PageDown: () => go(trickStart(state.ply) + (state.position ? state.position.players : 1)),
   f: () => { addLine(state.tree, state.fileLine); state.line = state.fileLine.slice(); go(state.line.length); },
   v: () => setView(state.view === "dd" ? "player" : "dd"),
   o: () => setObjective(state.objective === "score" ? "total" : "score"),
