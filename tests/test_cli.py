@@ -594,7 +594,7 @@ def test_solve_of_a_finished_deal_gives_its_totals_and_outcome(tmp_path):
     path.write_text(FINISHED, encoding="utf-8")
     result = run("solve", str(path))
     assert result.exit_code == 0, result.stderr
-    assert "The deal is over. seats 1+3: 1 tricks, seats 2+4: 0 tricks" in result.output
+    assert "The deal is over. seats 1+3: 1 trick, seats 2+4: 0 tricks" in result.output
     assert "Outcome: Seats 1+3 take every trick: tout" in result.output
 
 

@@ -276,7 +276,9 @@ def test_any_deal_from_the_page_and_links_that_last(open_page, tmp_path):  # noq
     solved = subprocess.run([sys.executable, "-m", "stich.cli.main", "solve", str(bad)], cwd=ROOT,
                             capture_output=True, text=True, timeout=300)
     assert solved.returncode == 2
-    assert page.text("#error") == solved.stderr.strip().replace("stich: ", "", 1).replace(str(bad), "the pasted deal")
+    # the command's line, naming the pasted deal, and no rule-file paths (a page cannot name one)
+    assert page.text("#error") == (solved.stderr.strip().replace("stich: ", "", 1).replace(str(bad), "the pasted deal")
+                                   .replace(", or a rule file's path)", ")"))
     where = "seat 1 holds at least 4 trumps"
     page.page.select_option("#random-game", "scharwenzel")
     page.page.select_option("#random-players", "6")

@@ -43,7 +43,9 @@ def opened(deal) -> dict:
 def pasted_deal(text, games: Mapping[str, str] | None = None) -> dict:
     """A pasted deal file, checked by the reader as ``stich solve`` checks a file; its game
     must be one the server knows (``games``, default ``known_games()``), never a path."""
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_START:
+    if isinstance(text, str) and not text.strip():
+        raise RequestError("the pasted deal: the box is empty (paste a deal file's text)")
+    if not isinstance(text, str) or len(text) > MAX_START:
         raise RequestError(f"the pasted deal: must be a deal file of at most {MAX_START} characters")
     try:
         text = named_start(text, known_games() if games is None else games)
@@ -52,8 +54,8 @@ def pasted_deal(text, games: Mapping[str, str] | None = None) -> dict:
             raise
     try:                                # an unknown game name: the reader's own one line
         return opened(loads(text, "the pasted deal"))
-    except DealError as exc:
-        raise RequestError(str(exc)) from None
+    except DealError as exc:            # (without the rule-file paths a page cannot name)
+        raise RequestError(str(exc).replace(", or a rule file's path)", ")")) from None
 
 
 def _names_a_file(text: str) -> bool:

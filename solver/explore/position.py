@@ -27,7 +27,7 @@ from stich.games.rulefile import RULES_DIR
 from stich.model.cards import Card, suit_name
 from stich.model.position import Position
 from stich.model.rules import side_label
-from stich.report.common import UNIT_WORDS, headline, shown_suit
+from stich.report.common import ONE_UNIT, UNIT_WORDS, headline, shown_suit
 
 MAX_MOVES = 400          # more than any deal has cards
 MAX_START = 64 * 1024    # a deal file is a few hundred bytes
@@ -213,7 +213,7 @@ def describe(deal: Deal, hidden: frozenset = frozenset()) -> dict:
     trick_leader = position.leader
     return {
         "title": headline(deal), "game": deal.game, "layout": rules.layout.name,
-        "players": deal.players, "unit": UNIT_WORDS[rules.unit], "notation": deal.notation,
+        "players": deal.players, "unit": UNIT_WORDS[rules.unit], "unit_one": ONE_UNIT[UNIT_WORDS[rules.unit]], "notation": deal.notation,
         # how stich replay counts what a card cost: the loss of its side's total, or where
         # bonuses make the game not constant-sum (Mariage) the loss of its side's lead
         "cost_of": "total" if rules.constant_sum else "lead",

@@ -131,11 +131,16 @@ class ExploreSession:
         self._dd = WorkerPool(1, "stich-explore-dd", lifo=True)
         self._pv = WorkerPool(1, "stich-explore-view")
 
+    @property
+    def samples_most(self) -> int:
+        """The most layouts the page may ask to draw: ``PAGE_SAMPLES``, or ``--samples`` if more."""
+        return max(PAGE_SAMPLES, self.options.samples or 0)
+
     def session_json(self) -> dict:
         o = self.options
         return {"name": self.name, "start": self.start, "line": self.line, "ply": len(self.line),
                 "objective": o.objective, "samples": o.samples, "seed": o.seed,
-                "exact_limit": EXACT_LIMIT, "solves": self.solves,
+                "exact_limit": EXACT_LIMIT, "solves": self.solves, "samples_most": self.samples_most,
                 "games": {name: list(game.seat_counts) for name, game in GAMES.items()}}
 
     def position(self, start, moves, view: bool = False) -> dict:
@@ -177,8 +182,7 @@ class ExploreSession:
         not stop the first one's view."""
         deal = position_deal(start, moves, self.games)
         objective = check_objective(objective)
-        most = max(PAGE_SAMPLES, self.options.samples or 0)
-        samples, seed, exact = check_sampling(samples, seed, exact, most)
+        samples, seed, exact = check_sampling(samples, seed, exact, self.samples_most)
         seat = _seat_to_move(deal)
         key = (deal.dump(), seat, objective, samples, seed, exact)
         with self._lock:                     # requests come in on several threads
@@ -187,8 +191,8 @@ class ExploreSession:
                 return job
             info = information(deal, seat)
             count = count_layouts(info)
-            if exact and count > most:
-                raise RequestError(f"exact: {count:,} layouts are more than the {most:,} a page may "
+            if exact and count > self.samples_most:
+                raise RequestError(f"exact: {count:,} layouts are more than the {self.samples_most:,} a page may "
                                    f"start (start stich explore with --samples N for more)")
             job = self._remember(ViewJob(next(self._numbers), key, count))
         future = self._pv.submit(self._suggest, job, info, objective, samples, seed, exact)

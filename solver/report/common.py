@@ -21,6 +21,7 @@ if TYPE_CHECKING:   # types only: a plain `stich solve` does not load the analys
     pass
 
 UNIT_WORDS = {"tricks": "tricks", "points": "card points", "honours": "honours"}
+ONE_UNIT = {"tricks": "trick", "card points": "card point", "honours": "honour"}    # "1 trick"
 
 
 def share_text(share: float) -> str:
@@ -133,10 +134,15 @@ def position_table(deal: Deal, position: Position) -> str:
     return text
 
 
+def amount_text(count: int, unit: str) -> str:
+    """``count`` of a unit's words (``UNIT_WORDS``), one of them singular: "1 trick"."""
+    return f"{count} {ONE_UNIT.get(unit, unit) if count == 1 else unit}"
+
+
 def totals_text(deal: Deal, totals: tuple[int, int]) -> str:
     rules = deal.rule_set
     unit = UNIT_WORDS[rules.unit]
-    return f"{side_label(rules, 0)}: {totals[0]} {unit}, {side_label(rules, 1)}: {totals[1]} {unit}"
+    return f"{side_label(rules, 0)}: {amount_text(totals[0], unit)}, {side_label(rules, 1)}: {amount_text(totals[1], unit)}"
 
 
 STOPPED_WORDS = {"nodes": "the node limit was reached", "time": "the time limit was reached",

@@ -368,7 +368,7 @@ async function cancelView() {
   state.token++;                                   // stop polling
   state.job = await api(`/api/view/${job.job}/cancel`, {});
   busy(false);
-  renderView();
+  render();                                        // the cards' badges too: no more "…"
 }
 
 // --- drawing ----------------------------------------------------------------------------------
@@ -414,8 +414,9 @@ function renderChoices() {
 }
 
 function totalsText(totals) {
-  const p = state.position;
-  return `${p.sides[0]}: ${totals[0]} ${p.unit}, ${p.sides[1]}: ${totals[1]} ${p.unit}`;
+  // as stich.report.common.totals_text: "1 trick", "2 tricks"
+  const p = state.position, amount = (n) => `${n} ${n === 1 ? p.unit_one : p.unit}`;
+  return `${p.sides[0]}: ${amount(totals[0])}, ${p.sides[1]}: ${amount(totals[1])}`;
 }
 
 function renderSummary() {
@@ -506,7 +507,10 @@ function valueBadge(button, card) {
 function viewBadge(button, card) {
   const result = state.job && state.job.result;
   const view = result && result.cards.find((c) => c.card === card);
-  if (!view) return el("span", { class: "value pending", text: "…" });
+  if (!view) {                                     // not yet, or no longer coming (cancelled)
+    const stopped = state.job && ["cancelled", "error"].includes(state.job.state);
+    return el("span", { class: "value pending", text: stopped ? "—" : "…" });
+  }
   if (result.best === card) button.classList.add("best-guess");
   button.dataset.expected = String(view.expected_total);
   const expected = view.expected_total === null ? "—" : view.expected_total.toFixed(2);
@@ -1015,8 +1019,12 @@ function setView(view) { state.view = view; writeAddress(); load(); }
 function setObjective(objective) { state.objective = objective; writeAddress(); load(); }
 
 function setSampling() {
-  const samples = $("samples").value.trim();
-  state.samples = samples ? parseInt(samples, 10) : null;
+  const samples = $("samples").value.trim(), most = Number($("samples").max);
+  if (samples && !(Number.isInteger(Number(samples)) && Number(samples) >= 1 && Number(samples) <= most)) {
+    showError(`samples: a whole number from 1 to ${most}, or empty for the default`);
+    return;
+  }
+  state.samples = samples ? Number(samples) : null;
   state.seed = parseInt($("seed").value, 10) || 0;
   state.exact = $("exact").checked;
   writeAddress();
@@ -1099,6 +1107,7 @@ async function init() {
     state.name = session.name;
     state.fileLine = session.line;
     fillGames(session.games);
+    $("samples").max = session.samples_most;
     if (readAddress()) {
       if (state.start !== session.start) state.fileLine = [];   // a link to another deal
     } else {
