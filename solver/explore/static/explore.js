@@ -710,9 +710,13 @@ function renderTraining() {
     given[state.position.seats[seat - 1].side] += cost;
     if (k === state.ply - 1) {
       const best = analysis.seats[0].moves[0];
+      // every card as good as the first: the optimal ones with its totals
+      const equal = analysis.seats[0].moves.filter((r) => r.optimal === best.optimal
+        && r.totals[0] === best.totals[0] && r.totals[1] === best.totals[1]).flatMap((r) => r.cards);
+      const named = equal.slice(0, 3).join(" or ") + (equal.length > 3 ? ` or ${equal.length - 3} more` : "");
       last = `${state.line[k]} by seat ${seat}: ${cost ? `cost ${cost}` : "no cost"}` +
         `${verdict(row, analysis) === "outcome-losing" ? ", gave away the outcome" : ""}` +
-        ` (best ${best.cards.join(" or ")}: ${best.totals[0]}–${best.totals[1]}; yours ${valueText(row)}).`;
+        ` (best ${named}: ${best.totals[0]}–${best.totals[1]}; yours ${valueText(row)}).`;
     }
   }
   const sides = state.position.sides;
@@ -734,7 +738,8 @@ function renderEval() {
   const points = evalPoints(), graph = $("eval-graph"), body = $("eval-table").querySelector("tbody");
   graph.replaceChildren();
   body.replaceChildren();
-  const n = Math.max(state.line.length, 1), W = 600, H = 120, pad = 10;
+  // as wide as the panel (a fixed width would be drawn at 600 px in the middle of a wide one)
+  const n = Math.max(state.line.length, 1), W = Math.max(graph.clientWidth || 600, 200), H = 120, pad = 10;
   const values = points.flatMap((q) => q.totals);
   const low = Math.min(0, ...values), high = Math.max(1, ...values);
   const x = (ply) => pad + ((W - 2 * pad) * ply) / n, y = (v) => H - pad - ((H - 2 * pad) * (v - low)) / (high - low || 1);
