@@ -238,6 +238,8 @@ def test_the_evaluation_over_the_play_is_stich_replays(open_page):  # noqa: F811
         if k + 1 in points:
             assert points[k + 1]["mistake"] == step["mistake"], k
     assert any(step["mistake"] for step in steps) or not any(p["mistake"] for p in points.values())
+    last = steps[-1]["after"]                      # and a point after the last card played
+    assert points[len(steps)]["totals"] == f"{last[0]}–{last[1]}"
     rows = page.page.eval_on_selector_all("#eval-table tbody tr", "rs => rs.map(r => r.cells[2].textContent)")
     assert rows[:len(steps)] == [f"{s['before'][0]}–{s['before'][1]}" for s in steps]
     page.page.click('#eval-graph circle[data-ply="3"]')

@@ -672,15 +672,17 @@ function evalPoints() {
   const points = [];
   for (let k = 0; k <= state.line.length; k++) {
     const analysis = state.analyses.get(analysisKey(k));
-    if (!analysis) continue;
-    let mistake = false;
+    let mistake = false, row = null;
     if (k > 0) {
       const before = state.analyses.get(analysisKey(k - 1));
       const { card, suit } = splitMove(state.line[k - 1]);
-      const row = rowFor(before, card, suit);
+      row = rowFor(before, card, suit);
       mistake = Boolean(row && (replayCost(row, before) > 0 || verdict(row, before) === "outcome-losing"));
     }
-    points.push({ ply: k, totals: analysis.seats[0].totals, mistake });
+    // the end of the line (no position left to analyse after the deal's last card): the
+    // totals that last card led to
+    const totals = analysis ? analysis.seats[0].totals : k === state.line.length && row ? row.totals : null;
+    if (totals) points.push({ ply: k, totals, mistake });
   }
   return points;
 }
