@@ -423,6 +423,25 @@ def test_an_undocumented_tactic_is_called_by_its_name(tmp_path):
     assert load_file(path).tactics["lead_first"].summary == "lead_first"
 
 
+def test_a_tactic_meets_the_same_situations_whatever_is_studied_beside_it():
+    """The features of the advised cards (what the opponents show against them, whether they
+    win) are each tactic's own: a tactic that advises one card never meets "mixed" because
+    another tactic of the same run advised other cards at that decision."""
+    args = ("--game", "scharwenzel", "--deals", "20", "--seed", "1", "--jobs", "1", "--quiet", "--json",
+            "--by", "opponent_shows")
+    name = "scharwenzel.matadors_lead_high_trump"
+
+    def groups(*names):
+        code, out, err = run_cli("tactic", *names, *args)
+        assert code == 0, err
+        row = next(t for t in json.loads(out)["tactics"] if t["tactic"] == name)
+        return [(g["value"], [r["decisions"] for r in g["oneoff"]]) for g in row["by"]["groups"]]
+
+    alone = groups(name)
+    assert alone and all(value != "mixed" for value, _ in alone)
+    assert groups(name, "scharwenzel.matadors_lead_trumps") == alone
+
+
 def test_tactic_error_is_a_value_error():
     assert issubclass(TacticError, ValueError)
 

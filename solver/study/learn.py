@@ -95,7 +95,7 @@ def examples(records: Records, name: str, fallback_of: Callable = fallback_cards
             score = decision_score(deal_id, d, name)
             rest = fallback_of(text, record, d)
             other = sum(max(d.totals) - d.totals[i] for i in rest) / len(rest)
-            out.append(Example(deal_id, d.features, score.advised_regret <= other,
+            out.append(Example(deal_id, d.features_for(name), score.advised_regret <= other,
                                abs(score.advised_regret - other)))
     return out
 

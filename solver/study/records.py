@@ -49,9 +49,16 @@ class Decision:
     totals: list[int]                      # the mover's side's final total after each card
     ranks: list[int] | None                # the outcome's rank from the mover's side (score)
     advice: dict[str, list[int]]           # tactic -> the advised cards (indices into cards)
-    features: dict[str, Any] = field(default_factory=dict)
+    features: dict[str, Any] = field(default_factory=dict)   # of the cards any tactic advised
     exact: bool = True                     # False: a limit stopped the scoring (no values)
     player: Judgement | None = None
+    # tactic -> the features of its own advised cards (those of ``WITH_ADVICE``): the cards
+    # another tactic advised here do not change what this one met
+    own: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def features_for(self, tactic: str) -> dict[str, Any]:
+        """The decision's features as ``tactic`` met them (its own advice's, where recorded)."""
+        return {**self.features, **self.own.get(tactic, {})}
 
 
 @dataclass

@@ -269,7 +269,7 @@ def _oneoff(estimand: Estimand, scores: list[DecisionScore], seed: str, resample
 
 def feature_values(records: Records, name: str, feature: str) -> list:
     """The values ``feature`` took where the tactic applied (sorted, None last)."""
-    values = {d.features.get(feature) for _, _, r in records for d in r.decisions if name in d.advice}
+    values = {d.features_for(name).get(feature) for _, _, r in records for d in r.decisions if name in d.advice}
     values |= {run.features.get(feature) for _, _, r in records for run in r.runs if run.tactic == name}
     return sorted(values, key=lambda v: (v is None, str(type(v)), v if v is not None else 0))
 
@@ -283,7 +283,7 @@ def only_where(records: Records, name: str, keep: Callable[[dict], bool]) -> Rec
     """The records cut down to the decisions and runs whose features ``keep`` accepts."""
     out = []
     for deal_id, text, r in records:
-        decisions = [d for d in r.decisions if name in d.advice and keep(d.features)]
+        decisions = [d for d in r.decisions if name in d.advice and keep(d.features_for(name))]
         runs = [run for run in r.runs if run.tactic == name and keep(run.features)]
         out.append((deal_id, text, DealRecord(r.totals, r.line, r.perfect, decisions, runs, r.levels,
                                               r.nodes, r.exact, r.stopped)))
@@ -295,7 +295,7 @@ def conditional(records: Records, name: str, features: list[str], seed: str) -> 
     random card, or loses to one: every decision there, the deals weighted equally, with an
     interval over deals that leaves out 0.  Exploratory: many situations are looked at, so
     read them as leads, not findings."""
-    scored = [(decision_score(deal_id, d, name), d.features) for deal_id, _, record in records
+    scored = [(decision_score(deal_id, d, name), d.features_for(name)) for deal_id, _, record in records
               for d in record.decisions if name in d.advice and d.exact and d.advice[name]]
     found = []
     for feature in features:

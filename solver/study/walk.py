@@ -37,7 +37,7 @@ from stich.search.ladder import forced_rung
 from stich.search.lines import optimal_line
 from stich.search.session import Session
 from stich.tactics import Tactic, Views
-from stich.tactics.features import describe
+from stich.tactics.features import describe, of_advice
 
 from .pimc import GAME_POLICIES, OWN, Pimc
 from .records import POLICIES, DealRecord, Decision, Result, Run
@@ -169,10 +169,11 @@ class DealWalk:
         cards = [card for card, _, _ in scores]
         ranked = self.settings.objective == "score"
         union = tuple(c for c in view.legal if any(c in a for a in advice.values()))
+        own = {n: of_advice(view, a) for n, a in advice.items() if a} if len(advice) > 1 else {}
         return Decision(ply, view.seat + 1, [c.text(notation) for c in cards], [s[1] for s in scores],
                         [s[2] for s in scores] if ranked else None,
                         {n: [cards.index(c) for c in a] for n, a in advice.items()},
-                        describe(view, union, self.features))
+                        describe(view, union, self.features), own=own)
 
     def _score_cards(self) -> list[tuple[Card, int, int | None]]:
         """(card, the mover's side's final total, its outcome rank from that side) for every

@@ -138,6 +138,11 @@ BUILTIN: dict[str, Callable] = {"trick": trick, "stock_left": stock_left, "lead"
 WITH_ADVICE = ("suit_seen", "opponent_shows", "card_wins")      # features of the advised cards too
 
 
+def of_advice(view, advised) -> dict[str, object]:
+    """The features that depend on the advised cards (``WITH_ADVICE``), for one tactic's advice."""
+    return {name: BUILTIN[name](view, advised) for name in WITH_ADVICE}
+
+
 def describe(view, advised, extra: dict[str, Callable] | None = None) -> dict[str, object]:
     """Every feature of a decision (``None`` where one does not apply, e.g. no stock)."""
     out = {name: (f(view, advised) if name in WITH_ADVICE else f(view)) for name, f in BUILTIN.items()}
