@@ -201,6 +201,7 @@ def tactic_command(names, game, count, seed, wheres, from_dirs, first, objective
     records = records_of(run.used_lines())
     summary = summarise(records, tactics, seed, objective, unit, by, [*BUILTIN_FEATURES, *features])
     summary.stopped_early = run.stopped_early
+    summary.first_only = first
     if paired:
         summary.paired = paired_rows(records, list(settings.tactics), seed)
     if learn:

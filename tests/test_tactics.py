@@ -442,6 +442,20 @@ def test_a_tactic_meets_the_same_situations_whatever_is_studied_beside_it():
     assert groups(name, "scharwenzel.matadors_lead_trumps") == alone
 
 
+def test_with_first_the_every_rows_say_they_are_of_first_decisions():
+    """--first records only each deal's first decision: the "every" estimand is then of those,
+    and the report and the JSON say so rather than let the rows read as every decision."""
+    args = ("tactic", "scharwenzel.no_overtake_partner", "--game", "scharwenzel", "--deals", "12",
+            "--seed", "1", "--first", "--jobs", "1", "--quiet")
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    assert "With --first only each deal's first decision was recorded" in " ".join(out.split())
+    code, out, err = run_cli(*args, "--json")
+    assert json.loads(out)["first_only"] is True
+    code, out, err = run_cli(*[a for a in args if a != "--first"], "--json")
+    assert "first_only" not in json.loads(out)
+
+
 def test_tactic_error_is_a_value_error():
     assert issubclass(TacticError, ValueError)
 

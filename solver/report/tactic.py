@@ -460,7 +460,8 @@ def by_tables(summary: StudySummary, prefix: str | None) -> str | None:
     if feature is None:
         return None
     return (_fill(f"By {feature} (whole deal: {feature} at the seat's first use of the advice, cost of "
-                  f"the advice and of a random card; one-off: every decision, deals weighted equally, "
+                  f"the advice and of a random card; one-off: "
+                  f"{'the first decision (--first)' if summary.first_only else 'every decision'}, deals weighted equally, "
                   f"regret of the advised and of a random card):") + "\n"
             + tabulate(rows, headers=["tactic", feature, "deals", "deal: advice", "random", "dec.",
                                       "one-off: advised", "random"],
@@ -573,7 +574,9 @@ def tactic_report(summary: StudySummary, game: str | None = None) -> str:
         parts += ["", "Outcomes (share of deals whose outcome is worse than perfect play's):", outcome]
     parts += ["", _fill("One decision at a time, on the optimal line (est.: first = each deal's first "
                         "decision where the advice applied; every = every such decision, the deals weighted "
-                        "equally).")]
+                        "equally)." + (" With --first only each deal's first decision was recorded: the "
+                                       "every rows are of those first decisions too." if summary.first_only
+                                       else ""))]
     for heading, table in oneoff_tables(summary, prefix):
         parts += ["", _fill(heading[0].upper() + heading[1:]), table]
     player = player_tables(summary, prefix)

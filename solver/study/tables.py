@@ -245,6 +245,7 @@ class StudySummary:
     learned: list | None = None            # learn.LearnedRule
     files: dict[str, list[str]] = field(default_factory=dict)   # examples / counterexamples written
     player_game: dict | None = None        # with --opponent/--mover player: study.pimc's table
+    first_only: bool = False               # --first: only each deal's first decision recorded
 
     def as_json(self) -> dict:
         out: dict = {"deals": self.deals, "objective": self.objective, "seed": self.seed, "unit": self.unit,
@@ -255,5 +256,7 @@ class StudySummary:
             out["learned"] = [_json(r) for r in self.learned]
         if self.player_game is not None:
             out["player_game"] = self.player_game
+        if self.first_only:                # the "every" estimand is then of first decisions
+            out["first_only"] = True
         out.update(self.files)
         return out
