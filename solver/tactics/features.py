@@ -145,7 +145,8 @@ def of_advice(view, advised) -> dict[str, object]:
 
 def describe(view, advised, extra: dict[str, Callable] | None = None) -> dict[str, object]:
     """Every feature of a decision (``None`` where one does not apply, e.g. no stock)."""
-    out = {name: (f(view, advised) if name in WITH_ADVICE else f(view)) for name, f in BUILTIN.items()}
+    advice = of_advice(view, advised)
+    out = {name: (advice[name] if name in WITH_ADVICE else f(view)) for name, f in BUILTIN.items()}
     for name, function in (extra or {}).items():
         out[name] = _user_feature(name, function, view)
     return out
