@@ -182,7 +182,8 @@ class ExploreSession:
         not stop the first one's view."""
         deal = position_deal(start, moves, self.games)
         objective = check_objective(objective)
-        samples, seed, exact = check_sampling(samples, seed, exact, self.samples_most)
+        most = self.samples_most
+        samples, seed, exact = check_sampling(samples, seed, exact, most)
         seat = _seat_to_move(deal)
         key = (deal.dump(), seat, objective, samples, seed, exact)
         with self._lock:                     # requests come in on several threads
@@ -191,8 +192,8 @@ class ExploreSession:
                 return job
             info = information(deal, seat)
             count = count_layouts(info)
-            if exact and count > self.samples_most:
-                raise RequestError(f"exact: {count:,} layouts are more than the {self.samples_most:,} a page may "
+            if exact and count > most:
+                raise RequestError(f"exact: {count:,} layouts are more than the {most:,} a page may "
                                    f"start (start stich explore with --samples N for more)")
             job = self._remember(ViewJob(next(self._numbers), key, count))
         future = self._pv.submit(self._suggest, job, info, objective, samples, seed, exact)
