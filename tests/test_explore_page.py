@@ -15,6 +15,7 @@ from explore_browser import ROOT, SETTLE_MS, Page, Server
 from test_explore_browser import EXAMPLES, browser, open_page  # noqa: F401 - fixtures
 
 from stich import load
+from stich.deals.dealfile_read import RULE_FILE_HINT
 from stich.explore.position import position_deal, start_text
 from stich.report.common import mean_text, share_text
 from stich.view import information
@@ -280,7 +281,7 @@ def test_any_deal_from_the_page_and_links_that_last(open_page, tmp_path):  # noq
     assert solved.returncode == 2
     # the command's line, naming the pasted deal, and no rule-file paths (a page cannot name one)
     assert page.text("#error") == (solved.stderr.strip().replace("stich: ", "", 1).replace(str(bad), "the pasted deal")
-                                   .replace(", or a rule file's path)", ")"))
+                                   .replace(RULE_FILE_HINT, ""))
     where = "seat 1 holds at least 4 trumps"
     page.page.select_option("#random-game", "scharwenzel")
     page.page.select_option("#random-players", "6")

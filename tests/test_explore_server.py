@@ -31,6 +31,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from stich import load, loads  # noqa: E402
 from stich.cli.main import main  # noqa: E402
+from stich.deals.dealfile_read import RULE_FILE_HINT
 from stich.explore.app import create_app  # noqa: E402
 from stich.explore.pool import WorkerPool  # noqa: E402
 from stich.explore.position import file_line, position_deal, start_text  # noqa: E402
@@ -620,7 +621,7 @@ def test_a_pasted_deal_opens_and_a_bad_one_gets_the_solvers_one_line_error(serve
     error = refused.json()["error"]
     # the command's line without the rule-file paths a page cannot name
     assert "\n" not in error and error.split(": ", 1)[1] in (solved.stderr.replace(str(path), "the pasted deal")
-                                                            .replace(", or a rule file's path)", ")"))
+                                                            .replace(RULE_FILE_HINT, ""))
 
 
 def test_a_pasted_deal_may_name_no_file_as_its_game(served):

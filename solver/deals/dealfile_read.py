@@ -35,6 +35,11 @@ _SHOW = re.compile(r"\(\s*(\w+)\s+([^()\s]+)\s*\)")      # "(marriage R)" in a t
 _SHOW_SPLIT = re.compile(r"(\([^()]*\)?)")
 
 
+# the end of an unknown game's list of games: a deal file may name a rule file instead (a
+# reader that opens no files, as the explorer's, leaves it out of what it shows)
+RULE_FILE_HINT = ", or a rule file's path"
+
+
 def _folder_of(source: str) -> Path | None:
     """The folder of the deal file ``source`` (a rule file it names is looked for there), or
     None where ``source`` is no file but a label ("<string>", "<elfern-7-0001>", a name too
@@ -242,7 +247,7 @@ class _Reader:
 
     def _game(self) -> str:
         if "game" not in self.data:
-            raise self.fail("game", f"missing (one of {', '.join(GAMES)}, or a rule file's path)")
+            raise self.fail("game", f"missing (one of {', '.join(GAMES)}{RULE_FILE_HINT})")
         game = self.data["game"]
         if not isinstance(game, str):
             raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)})")
@@ -255,8 +260,8 @@ class _Reader:
         except RuleFileError as exc:        # the deal file's key, then the rule file's problem
             raise self.fail("game", str(exc)) from None
         if spec is None:
-            raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)}, "
-                                    f"or a rule file's path)")
+            raise self.fail("game", f"unknown game {_shown(game)} (one of {', '.join(GAMES)}"
+                                    f"{RULE_FILE_HINT})")
         return spec.name
 
     def _notation(self, spec: Game) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from stich.analysis.table import dd_table
 from stich.deals.constraints import ConstraintError, all_of, parse_constraint
 from stich.deals.deal import DealError, loads
+from stich.deals.dealfile_read import RULE_FILE_HINT
 from stich.deals.dealing import NoDealFound, generate_deals
 from stich.games import GAMES, OptionError
 from stich.report.common import headline
@@ -55,7 +56,7 @@ def pasted_deal(text, games: Mapping[str, str] | None = None) -> dict:
     try:                                # an unknown game name: the reader's own one line
         return opened(loads(text, "the pasted deal"))
     except DealError as exc:            # (without the rule-file paths a page cannot name)
-        raise RequestError(str(exc).replace(", or a rule file's path)", ")")) from None
+        raise RequestError(str(exc).replace(RULE_FILE_HINT, "")) from None
 
 
 def _names_a_file(text: str) -> bool:
