@@ -150,7 +150,8 @@ function writeAddress(push = false) {
 // --- moves and their values -------------------------------------------------------------------
 
 const moves = (ply = state.ply) => state.line.slice(0, ply);
-const analysisKey = (ply) => `${state.objective}|${moves(ply).join(",")}`;
+const lineKey = (ply = state.ply) => moves(ply).join(",");     // a position of the line, as a key
+const analysisKey = (ply) => `${state.objective}|${lineKey(ply)}`;
 
 function splitMove(move) {
   // "(marriage R) RA" -> the announcement, its suit letter and the card
@@ -251,7 +252,7 @@ function setComment(text) {
 }
 
 async function load() {
-  const token = ++state.token, here = moves().join(",");
+  const token = ++state.token, here = lineKey();
   cancelJob();
   state.analysis = null;
   state.positionAt = null;                       // the position shown is not yet this one
@@ -328,7 +329,7 @@ function bestMove() {
 function learnSeats(p) {
   // who played each card of the line so far (the move list says it for every card seen)
   let k = 0;
-  const mark = (seat) => { k += 1; state.seatOf.set(moves(k).join(","), seat); };
+  const mark = (seat) => { k += 1; state.seatOf.set(lineKey(k), seat); };
   for (const trick of p.tricks) trick.cards.forEach((_, j) => mark((trick.leader - 1 + j) % p.players + 1));
   for (const { seat } of p.trick) mark(seat);
 }
@@ -756,7 +757,7 @@ function renderEval() {
     dot.append(title);
     dot.addEventListener("click", () => go(q.ply));
     graph.append(dot);
-    const seat = q.ply ? state.seatOf.get(state.line.slice(0, q.ply).join(",")) : null;
+    const seat = q.ply ? state.seatOf.get(lineKey(q.ply)) : null;
     body.append(el("tr", { "data-ply": q.ply, class: `${q.mistake ? "mistake" : ""}${q.ply === state.ply ? " current" : ""}`,
       onclick: () => go(q.ply) },
     el("td", { text: q.ply }), el("td", { text: q.ply ? `${seat ? `${seat}·` : ""}${state.line[q.ply - 1]}` : "start" }),
@@ -898,12 +899,12 @@ async function playBest() {
   // the best card of the position shown, once it is the page's position: a press while the
   // page is still on its way to one (a key held down) plays nothing, so that a card is never
   // chosen for one position and played in another
-  const p = state.position, here = moves().join(",");
+  const p = state.position, here = lineKey();
   if (!p || p.over || state.training || state.positionAt !== here) return;
   if (state.view === "dd" && !state.analysis) {
     let analysis;
     try { analysis = await analysisAt(state.ply); } catch (error) { showError(error.message); return; }
-    if (moves().join(",") !== here || state.positionAt !== here) return;    // the page moved on
+    if (lineKey() !== here || state.positionAt !== here) return;    // the page moved on
     state.analysis = analysis;
   }
   const move = bestMove();
